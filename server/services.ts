@@ -180,6 +180,10 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp: !!embeddedIdp,
     embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, dataspace) : undefined,
   });
+  // a provider's DSP address by its DID, for a catalogue request without one (server/dataspace/provider-address.ts)
+  dataspace.useDirectory(
+    async (did) => (await operator.directory()).find((e) => e.did === did)?.catalogueUrl,
+  );
 
   // a pull GETs a provider's data plane on a host its directory entry lists too (decision 0106)
   dataspace.useDataPlaneHosts(operator.dataPlaneHosts);

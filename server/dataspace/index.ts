@@ -23,7 +23,7 @@ import { createPooledFetch } from "./pooled-fetch";
 import { pullConnector } from "./pull-connect";
 import type { LookupFunction } from "node:net";
 import { createReadCache, EMBEDDED_READ_CACHE_MS } from "./read-cache";
-import type { DataspaceRuntime } from "./runtime";
+import type { DataspaceRuntime, DirectoryLookup } from "./runtime";
 import { upstreamClients } from "./reconnect";
 import * as tasks from "./tasks";
 import * as transfers from "./transfers";
@@ -146,6 +146,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
     bridgeSource: deps.bridgeSource,
     datasetHolder: deps.datasetHolder,
+    // the embedded dataspace serves its contexts' DSP here (provider-address.ts); a configured one: unknown
+    protocolBaseUrl: local?.protocolBaseUrl,
   };
 
   // pending cut-offs of revoked permits are retried on every instance until each transfer has ended
@@ -180,6 +182,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     useDataPlaneHosts(lookup: (providerDid: string) => Promise<readonly string[]>) {
       rt.dataPlaneHosts = lookup;
     },
+    /** the operator's participant directory, where providers' DSP addresses are found by DID (provider-address.ts) */
+    useDirectory(lookup: DirectoryLookup) {
+      rt.directory = lookup;
+    },
     /** a data permit was revoked: its transfers end at the connector (cut-off.ts) */
     cutOffPermit: bind(cutOffPermit),
     /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
@@ -197,6 +203,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
 
     listNegotiations: bind(negotiations.listNegotiations),
     fetchProviderCatalog: bind(negotiations.fetchProviderCatalog),
+    providerAddressOf: bind(negotiations.providerAddressOf),
     summariseCatalog,
     startNegotiation: bind(negotiations.startNegotiation),
     getNegotiation: bind(negotiations.getNegotiation),

@@ -11,6 +11,7 @@ import {
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
+import { resolveProviderAddress } from "./provider-address";
 import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
@@ -124,6 +125,7 @@ function negotiationsOf(
   return rt.demoRecords ? mergeById(records, bundled) : records;
 }
 
+/** a catalogue request to `counterPartyAddress` (sent as given: callers normalise what they were given) */
 function catalogRequestOf(providerDid: string, counterPartyAddress?: string): Record<string, unknown> {
   return {
     "@context": [MANAGEMENT_CONTEXT],
@@ -131,20 +133,36 @@ function catalogRequestOf(providerDid: string, counterPartyAddress?: string): Re
     counterPartyId: providerDid,
     protocol: DSP_PROTOCOL,
     querySpec: querySpec({ limit: 100 }),
-    ...(counterPartyAddress
-      ? { counterPartyAddress: normaliseCounterPartyAddress(counterPartyAddress) }
-      : {}),
+    ...(counterPartyAddress ? { counterPartyAddress } : {}),
   };
 }
 
-/** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */
+/**
+ * The provider's DSP address for a catalogue request: the caller's `counterPartyAddress` (normalised as
+ * a contract request's is), else the one known for the DID (provider-address.ts: an own context's, else
+ * the directory entry's), else none (the connector decides).
+ */
+export async function providerAddressOf(
+  rt: DataspaceRuntime,
+  providerDid: string,
+  counterPartyAddress?: string,
+): Promise<string | undefined> {
+  if (counterPartyAddress) return normaliseCounterPartyAddress(counterPartyAddress);
+  return resolveProviderAddress(rt, providerDid);
+}
+
+/**
+ * The provider's DCAT catalogue, requested by the consumer's connector from the provider's DSP address
+ * (given, or found for its DID: providerAddressOf).
+ */
 export async function fetchProviderCatalog(
   rt: DataspaceRuntime,
   participantId: string,
   providerDid: string,
   counterPartyAddress?: string,
 ): Promise<Catalog> {
-  const request = catalogRequestOf(providerDid, counterPartyAddress);
+  const address = await providerAddressOf(rt, providerDid, counterPartyAddress);
+  const request = catalogRequestOf(providerDid, address);
   const catalog = await or502(
     () => rt.connector.requestCatalog(participantId, request),
     "Failed to fetch provider catalog",

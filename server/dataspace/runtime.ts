@@ -10,6 +10,9 @@ import type { CutOffs } from "./cut-off-store";
 import type { RecordSource } from "./graph-data-source";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
+/** the catalogue address of a DID in the operator's directory (undefined or null: no entry, or none given) */
+export type DirectoryLookup = (did: string) => Promise<string | null | undefined>;
+
 /**
  * What the dataspace service functions share: the upstream clients, the demonstration records
  * and the settings that shape fallbacks. Built once by createDataspace.
@@ -60,6 +63,16 @@ export interface DataspaceRuntime {
   bridgeSource?: RecordSource;
   /** the holder of a catalogue dataset, undefined for none of the catalogue's; none: terms are not checked against a catalogue */
   datasetHolder?: (datasetId: string) => Promise<string | undefined>;
+  /**
+   * Where the own connector serves its participant contexts' DSP, `<this>/<context>/2025-1`, when the hub
+   * knows it (the embedded dataspace); undefined for a configured connector (provider-address.ts)
+   */
+  protocolBaseUrl?: string;
+  /**
+   * The operator's participant directory: the catalogue address of a DID (provider-address.ts), handed
+   * in by the container (Dataspace.useDirectory); none: a provider is found only as rule 1 there says
+   */
+  directory?: DirectoryLookup;
 }
 
 /** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */

@@ -3,8 +3,8 @@ import { startLocalDataspace, type LocalDataspace } from "./index";
 import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 
 /**
- * The management API's catalogue request (POST …/participants/{consumer}/catalog/request): the
- * provider it names is asked in-process (catalog.ts catalogOfProvider) and a provider that
+ * The management API's catalogue request (POST …/participants/{consumer}/catalog/request): as EDC's,
+ * it needs the provider's DSP address (the DID alone: 400); the provider at that address is asked in-process (catalog.ts catalogOfProvider) and a provider that
  * cannot answer is the consumer's 502, as a DSP endpoint answering 404 over HTTP was. The DSP
  * endpoint itself is tested over HTTP by tests/api/dataspace-local.test.ts.
  */
@@ -42,9 +42,10 @@ const requestCatalog = (consumer: string, body: unknown) =>
   });
 
 describe("management API catalogue request", () => {
-  it("answers the provider's catalogue by DSP address or by DID, with offers of the provider", async () => {
+  it("answers the provider's catalogue by its DSP address, with offers of the provider", async () => {
     const byAddress = await requestCatalog("pharmaco", {
       counterPartyAddress: `${local.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+      counterPartyId: "did:web:alpha-klinik.de:participant",
     });
     expect(byAddress.status).toBe(200);
     const catalog = (await byAddress.json()) as { "dcat:dataset": { "odrl:hasPolicy": unknown[] }[] };
@@ -54,12 +55,31 @@ describe("management API catalogue request", () => {
     });
     expect(catalog["dcat:dataset"].length).toBeGreaterThan(0);
     expect(catalog["dcat:dataset"].every((d) => d["odrl:hasPolicy"].length > 0)).toBe(true);
+  });
 
-    const byDid = await requestCatalog("pharmaco", { counterPartyId: "did:web:alpha-klinik.de:participant" });
-    expect(byDid.status).toBe(200);
-    expect(((await byDid.json()) as { "dcat:dataset": unknown[] })["dcat:dataset"]).toHaveLength(
-      catalog["dcat:dataset"].length,
-    );
+  it("as EDC: refuses a catalogue request without an address (the DID alone finds nobody), with EDC's text", async () => {
+    for (const counterPartyAddress of [undefined, "  "]) {
+      const byDid = await requestCatalog("pharmaco", {
+        counterPartyId: "did:web:alpha-klinik.de:participant",
+        counterPartyAddress,
+      });
+      expect(byDid.status).toBe(400);
+      expect(((await byDid.json()) as unknown[])[0]).toMatchObject({
+        message:
+          "mandatory value 'https://w3id.org/edc/v0.0.1/ns/counterPartyAddress' is missing or it is blank",
+        type: "ValidationFailure",
+        path: "https://w3id.org/edc/v0.0.1/ns/counterPartyAddress",
+      });
+    }
+  });
+
+  it("the address decides, not the DID: another provider's address answers that provider's catalogue", async () => {
+    const r = await requestCatalog("pharmaco", {
+      counterPartyAddress: `${local.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+      counterPartyId: "did:web:nobody.example",
+    });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ "dspace:participantId": "did:web:alpha-klinik.de:participant" });
   });
 
   it("answers 502 for a provider of this runtime that is not active, and 404 for one it does not know", async () => {
@@ -82,10 +102,14 @@ describe("management API catalogue request", () => {
       type: "ProviderError",
     });
 
-    const unknown = await requestCatalog("pharmaco", { counterPartyId: "did:web:nobody.example" });
+    const elsewhere = "http://127.0.0.1:9/api/dsp/nobody/2025-1";
+    const unknown = await requestCatalog("pharmaco", {
+      counterPartyAddress: elsewhere,
+      counterPartyId: "did:web:nobody.example",
+    });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }[])[0].message).toBe(
-      "No participant of this dataspace is known as did:web:nobody.example",
+      `No participant of this dataspace is known as ${elsewhere}`,
     );
   });
 });

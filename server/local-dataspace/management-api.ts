@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, isObject, MANAGEMENT_CONTEXT, type Criterion } from "../dataspace-protocol";
-import { contextOfDspAddress, ctxKey, participantByDid, type LocalContext } from "./context";
+import {
+  COMPACT_CONTEXT,
+  EDC_NAMESPACE,
+  isObject,
+  MANAGEMENT_CONTEXT,
+  type Criterion,
+} from "../dataspace-protocol";
+import { contextOfDspAddress, ctxKey, type LocalContext } from "./context";
 import {
   badRequest,
   conflict,
@@ -32,6 +38,9 @@ import { endpointDataReference, requestTransfer, terminateTransfer } from "./tra
  * connector: `/{version}/participants` and, per participant context, assets, policy and
  * contract definitions, catalogue requests, contract negotiations, transfer processes and EDRs.
  */
+
+/** EDC's refusal of a catalogue request without an address (its CatalogRequest validator, a mandatory value) */
+export const COUNTER_PARTY_ADDRESS_MISSING = `mandatory value '${EDC_NAMESPACE}counterPartyAddress' is missing or it is blank`;
 
 const withContext = <T extends Json>(r: T) => ({ "@context": COMPACT_CONTEXT, ...r });
 const idResponse = (id: string, createdAt: number) =>
@@ -240,17 +249,11 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   router.add("POST", `${C}/catalog/request`, async (req) => {
     active(req);
     const body = managementBody(req);
-    const address = typeof body.counterPartyAddress === "string" ? body.counterPartyAddress : undefined;
-    const did = [body.counterPartyId, body.counterPartyDid].find(
-      (v): v is string => typeof v === "string" && v.startsWith("did:"),
-    );
-    const provider =
-      (address ? contextOfDspAddress(ctx, address) : undefined) ??
-      (did ? participantByDid(ctx, did) : undefined);
-    if (!provider)
-      throw notFound(
-        `No participant of this dataspace is known as ${did ?? address ?? "(no counter-party given)"}`,
-      );
+    // as EDC: a catalogue request goes to an address (its validator's refusal); the DID alone finds nobody
+    const address = typeof body.counterPartyAddress === "string" ? body.counterPartyAddress.trim() : "";
+    if (!address) throw badRequest(COUNTER_PARTY_ADDRESS_MISSING, `${EDC_NAMESPACE}counterPartyAddress`);
+    const provider = contextOfDspAddress(ctx, address);
+    if (!provider) throw notFound(`No participant of this dataspace is known as ${address}`);
     // the provider is a context of this runtime: its DSP answer is asked in-process (catalog.ts)
     try {
       return { body: catalogOfProvider(ctx, provider["@id"], provider) };

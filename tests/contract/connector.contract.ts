@@ -164,6 +164,18 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(dataset).toBeDefined();
   });
 
+  it("refuses a catalogue request without the provider's address (400, EDC's validator): the DID alone finds nobody", async () => {
+    const { counterPartyAddress: _address, ...byDidOnly } = catalogRequest();
+    const refusal = await c.consumer.client.requestCatalog(c.consumer.contextId, byDidOnly).then(
+      () => "answered",
+      (e: unknown) => (isUpstreamError(e) ? `${e.status} ${e.message}` : String(e)),
+    );
+    expect(refusal).toMatch(/^400 /);
+    expect(refusal).toContain(
+      "mandatory value 'https://w3id.org/edc/v0.0.1/ns/counterPartyAddress' is missing or it is blank",
+    );
+  });
+
   it("agrees to a contract request whose policy is the offered one (FINALIZED, with an agreement)", async () => {
     const catalog = await c.consumer.client.requestCatalog(c.consumer.contextId, catalogRequest());
     const datasets = [(catalog["dcat:dataset"] ?? catalog.dataset) as Record<string, unknown>[]].flat();

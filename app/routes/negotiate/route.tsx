@@ -5,6 +5,7 @@ import { parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
 import { useRef } from "react";
 import { actingParticipant, apiFailure, loadActing, formText } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
+import { providerChoices } from "../../lib/dataspace/providers.server";
 import {
   DataspaceHead,
   ErrorNotice,
@@ -25,7 +26,8 @@ import { datasetsOfAsset } from "../../lib/catalogue/offers.server";
 import { Filter } from "../../components/route-kit/Filter";
 
 /**
- * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
+ * Negotiate (consumer): choose a provider (the own connector's participant contexts and the participant
+ * directory's entries, providers.server.ts), fetch its DCAT catalogue over the Dataspace Protocol
  * (GET /api/negotiations?catalog=true), pick one of its ODRL offers and start a contract
  * negotiation (POST /api/negotiations); the negotiation view then follows its states.
  */
@@ -35,7 +37,7 @@ export const meta: MetaFunction = () => [{ title: "Negotiate · Dataspace · Hea
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { ds, participants, participantsError, acting } = await loadActing(request, context);
   const url = new URL(request.url);
-  const providers = participants.filter((p) => p.participantId !== acting.participantId && p.did);
+  const providers = await providerChoices(context, participants, acting);
   const providerId = url.searchParams.get("provider") ?? "";
   const asset = url.searchParams.get("asset") ?? "";
   const provider = providers.find((p) => p.participantId === providerId) ?? null;
@@ -46,8 +48,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     catalogError = { error: `${providerId} is not a participant you can negotiate with.`, detail: null };
   } else if (provider && acting.participantId) {
     try {
+      // no address given: the one known for the DID (the own connector's context, else the directory's)
       const raw = await ds.fetchProviderCatalog(acting.participantId, provider.did);
-      catalog = { ...catalogView(ds.summariseCatalog(raw), provider.did), fetchedAt: Date.now() };
+      const view = catalogView(ds.summariseCatalog(raw), provider.did);
+      // negotiated at the catalogue's DSP endpoint (dcat:service), else where the catalogue was asked
+      const endpointUrl = view.endpointUrl || ((await ds.providerAddressOf(provider.did)) ?? "");
+      catalog = { ...view, endpointUrl, fetchedAt: Date.now() };
     } catch (e) {
       catalogError = apiFailure(e);
     }
