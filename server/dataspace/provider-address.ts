@@ -1,5 +1,5 @@
 import { DSP_VERSION } from "../dataspace-protocol";
-import { listParticipants } from "./participants";
+import { didOfContext } from "./assets";
 import type { DataspaceRuntime } from "./runtime";
 
 /**
@@ -46,11 +46,13 @@ export async function resolveProviderAddress(
   return dspAddressOfCatalogueUrl(await rt.directory(did));
 }
 
-/** the own connector's participant context of `did` (the participant list, kept; a failed list: none) */
+/** the own connector's ACTIVATED participant context of `did` (its context list, as the read cache keeps it; failed: none) */
 async function hostedContextOf(rt: DataspaceRuntime, did: string): Promise<string | undefined> {
   try {
-    const found = (await listParticipants(rt)).find((p) => p.identity === did && !p._demo);
-    return typeof found?.participantId === "string" ? found.participantId : undefined;
+    const contexts = await rt.connector.listParticipantContexts();
+    return contexts.find((c) => (c.state ?? "ACTIVATED") === "ACTIVATED" && didOfContext(c) === did)?.[
+      "@id"
+    ];
   } catch {
     return undefined;
   }

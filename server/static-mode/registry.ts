@@ -327,6 +327,7 @@ export const REGISTRY: Registry = {
     methods: {
       listNegotiations: read,
       fetchProviderCatalog: read,
+      providerAddressOf: read,
       summariseCatalog: read,
       getNegotiation: read,
       listTransfers: read,

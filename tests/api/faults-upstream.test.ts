@@ -84,7 +84,12 @@ const CALLS: Call[] = [
   {
     name: "provider catalogue",
     method: "GET",
-    path: "/api/negotiations?participantId=pharmaco&catalog=true&providerDid=did:web:alpha-klinik.de:participant",
+    // the embedded dataspace as a configured connector: the hub cannot know its DSP addresses, and the
+    // directory's seeded ones are the hub's demonstration catalogues, so the address is given
+    get path() {
+      const address = `${local.protocolBaseUrl}/alphaklinik-berlin/2025-1`;
+      return `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=did:web:alpha-klinik.de:participant&counterPartyAddress=${encodeURIComponent(address)}`;
+    },
   },
   {
     name: "start negotiation",
