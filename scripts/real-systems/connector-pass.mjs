@@ -164,7 +164,11 @@ export function connectorPass() {
     name: "connector",
     title: `EDC connector ${EDC_VERSION}`,
     files() {
-      return ["tests/connector/edc-dataspace.test.ts", "tests/contract/connector.test.ts"];
+      return [
+        "tests/connector/edc-dataspace.test.ts",
+        "tests/connector/negotiate-by-directory.test.ts",
+        "tests/contract/connector.test.ts",
+      ];
     },
     // one file at a time: both files negotiate with the same two connectors, and on 2 cores a contract
     // request of one could time out in the provider's state machine while the other's ran (a negotiation

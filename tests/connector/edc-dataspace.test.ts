@@ -234,7 +234,8 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     expect(offerId).toMatch(/:/);
   });
 
-  it("without the provider's address the connector refuses the catalogue request: 502 with the spec's text", async () => {
+  it("without the provider's address and without a directory entry for its DID the connector refuses the catalogue request: 502 with the spec's text", async () => {
+    // this hub has no participant directory (the directory's address: negotiate-by-directory.test.ts)
     const r = await callDataspace(consumer.ds, "GET /api/negotiations", {
       query: { participantId: CONSUMER, catalog: "true", providerDid: PROVIDER },
     });
