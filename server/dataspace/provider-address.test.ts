@@ -86,7 +86,9 @@ describe("a catalogue request by DID only", () => {
   it("a participant context of the own connector whose DSP the hub knows (the embedded dataspace) goes first", async () => {
     const { rt, sent } = runtime({
       protocolBaseUrl: "http://127.0.0.1:4200/api/dsp",
-      directory: directoryOf({ [HOSTED]: "http://hub.example/api/mock-dsp/alphaklinik-berlin/catalog/request" }),
+      directory: directoryOf({
+        [HOSTED]: "http://hub.example/api/mock-dsp/alphaklinik-berlin/catalog/request",
+      }),
     });
     await fetchProviderCatalog(rt, "pharmaco", HOSTED);
     expect(sent[0]!.counterPartyAddress).toBe("http://127.0.0.1:4200/api/dsp/alphaklinik-berlin/2025-1");

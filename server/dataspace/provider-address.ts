@@ -34,10 +34,7 @@ export function hostedDspAddress(protocolBaseUrl: string, contextId: string): st
 }
 
 /** The DSP address of the provider `did` by the rules above; undefined when none is known. */
-export async function resolveProviderAddress(
-  rt: DataspaceRuntime,
-  did: string,
-): Promise<string | undefined> {
+export async function resolveProviderAddress(rt: DataspaceRuntime, did: string): Promise<string | undefined> {
   if (rt.protocolBaseUrl) {
     const context = await hostedContextOf(rt, did);
     if (context) return hostedDspAddress(rt.protocolBaseUrl, context);
@@ -50,9 +47,7 @@ export async function resolveProviderAddress(
 async function hostedContextOf(rt: DataspaceRuntime, did: string): Promise<string | undefined> {
   try {
     const contexts = await rt.connector.listParticipantContexts();
-    return contexts.find((c) => (c.state ?? "ACTIVATED") === "ACTIVATED" && didOfContext(c) === did)?.[
-      "@id"
-    ];
+    return contexts.find((c) => (c.state ?? "ACTIVATED") === "ACTIVATED" && didOfContext(c) === did)?.["@id"];
   } catch {
     return undefined;
   }
