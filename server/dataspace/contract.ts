@@ -51,7 +51,9 @@ export const negotiationList = z
     participantId: participantQuery,
     catalog: optionalText("`true`: the provider catalogue instead of the list"),
     providerDid: optionalId("providerDid").describe("required when catalog=true"),
-    counterPartyAddress: optionalText("the provider's DSP address (catalog=true)"),
+    counterPartyAddress: optionalText(
+      "the provider's DSP address (catalog=true); none: the one found for providerDid (the own connector's context, else the participant directory's catalogue address without /catalog/request)",
+    ),
   })
   .superRefine((q, ctx) => {
     if (q.catalog === "true" && !q.providerDid?.trim())
