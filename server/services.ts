@@ -180,13 +180,9 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp: !!embeddedIdp,
     embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, dataspace) : undefined,
   });
-  // a provider's DSP address by its DID, for a catalogue request without one (server/dataspace/provider-address.ts)
-  dataspace.useDirectory(
-    async (did) => (await operator.directory()).find((e) => e.did === did)?.catalogueUrl,
-  );
-
-  // a pull GETs a provider's data plane on a host its directory entry lists too (decision 0106)
-  dataspace.useDataPlaneHosts(operator.dataPlaneHosts);
+  // by a provider's DID: its DSP address for a catalogue request without one (server/dataspace/provider-address.ts),
+  // and the hosts besides its DSP host a pull may GET its data plane on (decision 0106)
+  dataspace.useDirectory(operator.directoryEntry);
 
   // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
   const auditBatches = await startAuditBatchWriter({ audit, rel, db });

@@ -178,11 +178,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     usePermits(register: PermitRegister) {
       rt.permits = register;
     },
-    /** where the operator's participant directory says a provider's data plane is besides its DSP host (decision 0106) */
-    useDataPlaneHosts(lookup: (providerDid: string) => Promise<readonly string[]>) {
-      rt.dataPlaneHosts = lookup;
-    },
-    /** the operator's participant directory, where providers' DSP addresses are found by DID (provider-address.ts) */
+    /**
+     * the operator's participant directory, by DID: where a provider's DSP address is (provider-address.ts) and
+     * which hosts besides it its data plane may be on (decision 0106)
+     */
     useDirectory(lookup: DirectoryLookup) {
       rt.directory = lookup;
     },

@@ -38,7 +38,7 @@ function runtime(opts: { directory?: DirectoryLookup; protocolBaseUrl?: string }
 const directoryOf =
   (entries: Record<string, string | null>): DirectoryLookup =>
   async (did) =>
-    entries[did];
+    did in entries ? { catalogueUrl: entries[did]!, dataPlaneHosts: [] } : undefined;
 
 describe("the DSP address of a directory entry's catalogue address", () => {
   it("is the address without DSP 2025-1's `/catalog/request` (and without a query or trailing slash)", () => {

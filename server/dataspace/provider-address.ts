@@ -40,7 +40,7 @@ export async function resolveProviderAddress(rt: DataspaceRuntime, did: string):
     if (context) return hostedDspAddress(rt.protocolBaseUrl, context);
   }
   if (!rt.directory) return undefined;
-  return dspAddressOfCatalogueUrl(await rt.directory(did));
+  return dspAddressOfCatalogueUrl((await rt.directory(did))?.catalogueUrl);
 }
 
 /** the own connector's ACTIVATED participant context of `did` (its context list, as the read cache keeps it; failed: none) */

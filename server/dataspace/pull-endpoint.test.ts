@@ -138,7 +138,7 @@ async function hub(
   opened.push({ ds, db });
   // the operator's directory, wired as the container wires it (services.ts)
   const directory = await createDirectory(rel, audit, config.publicUrl);
-  ds.useDataPlaneHosts(directory.dataPlaneHostsOf);
+  ds.useDirectory(directory.entryOfDid);
   if (network.dataPlaneHosts) {
     const entry = { did: PROVIDER_DID, displayName: "Provider", dataPlaneHosts: network.dataPlaneHosts };
     await directory.add(parseDirectoryInput(entry), "admin");

@@ -10,8 +10,13 @@ import type { CutOffs } from "./cut-off-store";
 import type { RecordSource } from "./graph-data-source";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
-/** the catalogue address of a DID in the operator's directory (undefined or null: no entry, or none given) */
-export type DirectoryLookup = (did: string) => Promise<string | null | undefined>;
+/**
+ * A DID's entry in the operator's participant directory (undefined: none): its DSP catalogue address (null:
+ * none given) and the hosts its data plane may be on besides its DSP host (decision 0106)
+ */
+export type DirectoryLookup = (
+  did: string,
+) => Promise<{ catalogueUrl: string | null; dataPlaneHosts: readonly string[] } | undefined>;
 
 /**
  * What the dataspace service functions share: the upstream clients, the demonstration records
@@ -42,12 +47,6 @@ export interface DataspaceRuntime {
    */
   pullFetch: typeof fetch;
   /**
-   * The data-plane hosts the operator's participant directory lists for a provider DID (decision 0106),
-   * handed in by the container once the operator console is built (Dataspace.useDataPlaneHosts); none: only
-   * the host of the provider's DSP address is pulled from
-   */
-  dataPlaneHosts?: (providerDid: string) => Promise<readonly string[]>;
-  /**
    * The access body's data permits (permits.ts), handed in by the container once the access body
    * is built (Dataspace.usePermits). Without one, no contract for health data is started and
    * nothing is pulled: 503.
@@ -69,8 +68,9 @@ export interface DataspaceRuntime {
    */
   protocolBaseUrl?: string;
   /**
-   * The operator's participant directory: the catalogue address of a DID (provider-address.ts), handed
-   * in by the container (Dataspace.useDirectory); none: a provider is found only as rule 1 there says
+   * The operator's participant directory by DID (provider-address.ts, the pull's data-plane hosts), handed in
+   * by the container (Dataspace.useDirectory); none: a provider is found only as rule 1 of provider-address.ts
+   * says, and pulled from only on its DSP host
    */
   directory?: DirectoryLookup;
 }

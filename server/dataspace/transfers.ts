@@ -295,7 +295,7 @@ export async function pullTransferData(
   );
   // or a host the operator's directory lists for the provider, by the DID the negotiation names it with (0106)
   const provider = negotiation.counterPartyId;
-  const listed = provider && rt.dataPlaneHosts ? await rt.dataPlaneHosts(provider) : [];
+  const listed = (provider && (await rt.directory?.(provider))?.dataPlaneHosts) || [];
   const address = dataPlaneUrl(edr.endpoint, negotiation.counterPartyAddress, listed);
   if ("refused" in address) {
     const { outcome, detail } = address.refused;

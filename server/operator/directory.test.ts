@@ -86,10 +86,10 @@ describe.each(storeDialects())("participant directory on %s", (dialect) => {
     const e = await dir.add(input, "admin");
     expect(e.dataPlaneHosts).toEqual(input.dataPlaneHosts);
     expect((await dir.find("did:web:provider.example"))?.dataPlaneHosts).toEqual(input.dataPlaneHosts);
-    expect(await dir.dataPlaneHostsOf("did:web:provider.example")).toEqual(input.dataPlaneHosts);
+    expect((await dir.entryOfDid("did:web:provider.example"))?.dataPlaneHosts).toEqual(input.dataPlaneHosts);
     // by DID only: the entry's id is no provider's name
-    expect(await dir.dataPlaneHostsOf(e.id)).toEqual([]);
-    expect(await dir.dataPlaneHostsOf("did:web:nobody.example")).toEqual([]);
+    expect(await dir.entryOfDid(e.id)).toBeUndefined();
+    expect(await dir.entryOfDid("did:web:nobody.example")).toBeUndefined();
     expect((await dir.list()).filter((x) => x.source === "seeded").map((x) => x.dataPlaneHosts)).toEqual(
       ORGANISATIONS.map(() => []),
     );

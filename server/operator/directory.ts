@@ -239,16 +239,12 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
       return r ? toEntry(r, publicUrl) : undefined;
     },
     /**
-     * The data-plane hosts the entry of `did` lists (decision 0106: the pull reads them, by the provider DID its
-     * negotiation names); none without an entry. Matched by DID only, never by the entry's id.
+     * The entry of `did` (the dataspace reads its catalogue address and data-plane hosts by the provider DID a
+     * request or a negotiation names: provider-address.ts, decision 0106); matched by DID only, never by id.
      */
-    async dataPlaneHostsOf(did: string): Promise<string[]> {
-      const r = (await rel.db
-        .selectFrom(TABLE)
-        .select("data_plane_hosts")
-        .where("did", "=", did)
-        .executeTakeFirst()) as Pick<Row, "data_plane_hosts"> | undefined;
-      return r ? hostsOf(r) : [];
+    async entryOfDid(did: string): Promise<DirectoryEntry | undefined> {
+      const r = await byDid(did);
+      return r ? toEntry(r, publicUrl) : undefined;
     },
     async add(input: DirectoryInput, actor: string): Promise<DirectoryEntry> {
       const hosts = input.dataPlaneHosts ?? [];

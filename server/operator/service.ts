@@ -65,8 +65,8 @@ export async function createOperatorService(deps: ComponentDeps & { rel: Relatio
         deepFrozen(await directory.list()),
       ),
     addDirectoryEntry: directory.add,
-    /** the data-plane hosts the directory lists for a provider DID, which a pull may GET from (decision 0106) */
-    dataPlaneHosts: directory.dataPlaneHostsOf,
+    /** the directory's entry of a DID: where the dataspace finds a provider's DSP address and data-plane hosts */
+    directoryEntry: directory.entryOfDid,
     removeDirectoryEntry: directory.remove,
 
     /**

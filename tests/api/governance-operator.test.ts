@@ -118,8 +118,11 @@ describe("operator console", () => {
     ).toMatchObject({ dataPlaneHosts: ["provider-qna-dataplane", "dp.provider-qna.example"] });
     // the container hands the directory to the pull (services.ts): the hosts it will GET from, by the DID
     expect(
-      await h.server.services.dataspace.runtime.dataPlaneHosts?.("did:web:provider-qna.example"),
-    ).toEqual(["provider-qna-dataplane", "dp.provider-qna.example"]);
+      await h.server.services.dataspace.runtime.directory?.("did:web:provider-qna.example"),
+    ).toMatchObject({
+      catalogueUrl: "http://provider-qna-controlplane:8082/api/dsp/catalog/request",
+      dataPlaneHosts: ["provider-qna-dataplane", "dp.provider-qna.example"],
+    });
     expect(
       (await api("admin", "/api/admin/participants?did=did:web:provider-qna.example", { method: "DELETE" }))
         .status,
