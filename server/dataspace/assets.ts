@@ -1,4 +1,5 @@
-import { badGateway } from "../http/errors";
+import { ApiError, badGateway } from "../http/errors";
+import { checkId, invalidIdMessage } from "../http/ids";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import {
@@ -13,8 +14,10 @@ import {
   type AssetTerms,
   type Disclosure,
 } from "../dataspace-protocol";
-import { audited, orNull, remainingDeadline, type DataspaceRuntime } from "./runtime";
-import { callerMistake, liveOrNull } from "./failures";
+import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { callerMistake, describeUpstream, liveOrNull } from "./failures";
+import { isRuntimeScoped } from "./connector-client";
+import { isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
@@ -25,6 +28,7 @@ import { organisationOfContext } from "./permits";
 
 export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are required";
 const LIST_FAILED = "Failed to list assets";
+const CREATE_FAILED = "Failed to create asset";
 const ASSET_MISTAKES = {
   notFound: "The participant context is not known to the connector",
   conflict: "An asset with this assetId exists already, or the participant context is not active",
@@ -201,7 +205,17 @@ export function parseAssetInput(body: Record<string, unknown>) {
     dataAddress: da as Record<string, unknown> | undefined,
     // what the asset is drawn from and discloses, carried as its metadata at the connector
     terms: parseAssetTerms(body, assetId),
+    // the participant's policy definition the asset is offered under (decision 0108); none: registered only
+    policyId: policyIdOf(body.policyId),
   };
+}
+
+/** an optional id: blank counts as absent; anything else but an id is a 400 */
+function policyIdOf(value: unknown): string | undefined {
+  if (value !== undefined && value !== null && typeof value !== "string")
+    throw invalidField("policyId", invalidIdMessage("policyId"));
+  const id = presentString(value);
+  return id === undefined ? undefined : checkId(id, "policyId");
 }
 
 /**
@@ -248,17 +262,93 @@ async function assertDatasetsHeld(rt: DataspaceRuntime, input: AssetInput): Prom
   if (notHeld.length) throw invalidField("datasets", DATASETS_NOT_HELD(input.participantId, notHeld));
 }
 
+export const POLICY_NOT_HELD = (participantId: string, policyId: string) =>
+  `policyId must be a policy definition that ${participantId} holds at its connector: ${policyId} is not`;
+
+/** the id of the contract definition that offers an asset registered with a policy (decision 0108) */
+export const offerDefinitionId = (assetId: string) => `${assetId}-offer`;
+
+const EDC_ID = "https://w3id.org/edc/v0.0.1/ns/id";
+
+/**
+ * The ContractDefinition that offers one asset (EDC management API v4beta/v3 body): access and contract
+ * policy the participant's policy definition `policyId`, the asset selected by its id.
+ */
+export function buildContractDefinition(assetId: string, policyId: string): Record<string, unknown> {
+  return {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "ContractDefinition",
+    "@id": offerDefinitionId(assetId),
+    accessPolicyId: policyId,
+    contractPolicyId: policyId,
+    assetsSelector: [{ "@type": "Criterion", operandLeft: EDC_ID, operator: "=", operandRight: assetId }],
+  };
+}
+
+/**
+ * The policy an asset is to be offered under is a policy definition of its participant at the connector
+ * (EDC does not check it when a contract definition names it): 400 otherwise, before anything is written.
+ * A 404 of a participant-scoped connector may mean the context is unknown: then the asset's own 404.
+ */
+async function assertPolicyHeld(rt: DataspaceRuntime, participantId: string, policyId: string) {
+  try {
+    await rt.connector.getPolicyDefinition(participantId, policyId);
+  } catch (e) {
+    if (!isNotFound(e)) throw badGateway(CREATE_FAILED, describeUpstream(e));
+    const scoped = !isRuntimeScoped(rt.connector.apiVersion);
+    if (scoped && !(await orNull(rt.connector.getParticipantContext(participantId))))
+      throw new ApiError(404, ASSET_MISTAKES.notFound);
+    throw invalidField("policyId", POLICY_NOT_HELD(participantId, policyId));
+  }
+}
+
+/**
+ * Offers a registered asset under its policy; when the connector does not take the contract definition,
+ * the asset is removed again (and the definition, unless the connector said its id was taken: that one is
+ * not the hub's to remove), so that nothing is left half made; then the spec's 502 with what happened.
+ */
+async function offerOrUndo(rt: DataspaceRuntime, input: AssetInput, policyId: string): Promise<void> {
+  const { participantId, assetId } = input;
+  const definitionId = offerDefinitionId(assetId);
+  try {
+    await rt.connector.createContractDefinition(participantId, buildContractDefinition(assetId, policyId));
+  } catch (e) {
+    const taken = isUpstreamError(e) && e.failure === "status" && e.status === 409;
+    if (!taken) await settle(rt.connector.deleteContractDefinition(participantId, definitionId));
+    const undone = await settle(rt.connector.deleteAsset(participantId, assetId));
+    const why = `the connector did not take the contract definition ${definitionId} (${describeUpstream(e)})`;
+    throw badGateway(
+      CREATE_FAILED,
+      undone.ok
+        ? `${why}; the asset was removed again`
+        : `${why}; removing the asset again failed too (${describeUpstream(undone.error)}): it is registered but not offered`,
+    );
+  }
+}
+
+/**
+ * Registers an asset; with a `policyId`, also offers it (decision 0108): the policy is checked first (400,
+ * nothing written), then asset and contract definition are written, both or neither (offerOrUndo). One
+ * audit entry: the registration, with the offer's definition and policy when there is one.
+ */
 export async function createAsset(
   rt: DataspaceRuntime,
   input: AssetInput,
   actor = "system",
 ): Promise<IdResponse> {
   await assertDatasetsHeld(rt, input);
+  const { policyId } = input;
+  if (policyId) await assertPolicyHeld(rt, input.participantId, policyId);
   return audited(
     rt,
     { action: "asset.create", actor, target: `${input.participantId}: ${input.assetId}` },
-    () => rt.connector.createAsset(input.participantId, buildAsset(rt, input)),
+    async () => {
+      const created = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
+      if (policyId) await offerOrUndo(rt, input, policyId);
+      return created;
+    },
     // the caller's mistake (unknown context, duplicate assetId) is a 4xx; the spec's 502 is the connector's failure
-    (e) => callerMistake(e, ASSET_MISTAKES) ?? badGateway("Failed to create asset"),
+    (e) => (e instanceof ApiError ? e : (callerMistake(e, ASSET_MISTAKES) ?? badGateway(CREATE_FAILED))),
+    policyId ? () => `offered as ${offerDefinitionId(input.assetId)} under ${policyId}` : undefined,
   );
 }

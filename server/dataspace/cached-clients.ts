@@ -40,14 +40,21 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
     // the graph bridge's check of an asset's terms reads the connector's copy as it is now
     getAsset: (id, assetId, signal) => client.getAsset(id, assetId, signal),
+    deleteAsset: (id, assetId, signal) => write(client.deleteAsset(id, assetId, signal)),
     listPolicyDefinitions: (id, signal) =>
       cache.read(keyText("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
+    // whether an asset may be offered under it: as the connector holds it now
+    getPolicyDefinition: (id, policyId, signal) => client.getPolicyDefinition(id, policyId, signal),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
     updatePolicyDefinition: (id, policyId, definition, signal) =>
       write(client.updatePolicyDefinition(id, policyId, definition, signal)),
     deletePolicyDefinition: (id, policyId, signal) =>
       write(client.deletePolicyDefinition(id, policyId, signal)),
+    createContractDefinition: (id, definition, signal) =>
+      write(client.createContractDefinition(id, definition, signal)),
+    deleteContractDefinition: (id, definitionId, signal) =>
+      write(client.deleteContractDefinition(id, definitionId, signal)),
     // another participant's answer, with offer ids the provider issues afresh on each request: not
     // kept (but from the embedded dataspace), identical requests in flight share one call
     requestCatalog: (id, request, signal) =>

@@ -12,6 +12,7 @@ import {
   participantContextList,
   participantContextSchema,
   policyDefinitionList,
+  policyDefinitionSchema,
   transferList,
   transferSchema,
 } from "./upstream-schemas";
@@ -93,6 +94,9 @@ export function createConnectorClient(options: ConnectorClientOptions) {
     /** one asset with its properties and data address (`GET …/assets/{id}`; 404 for an unknown id) */
     getAsset: (id: string, assetId: string, signal?: AbortSignal) =>
       get(item(`${ctxPath(id)}/assets`, assetId), assetSchema, signal),
+    /** DELETE of an asset (204; 404 unknown; 409 while a contract agreement names it) */
+    deleteAsset: (id: string, assetId: string, signal?: AbortSignal) =>
+      http.send("DELETE", item(`${ctxPath(id)}/assets`, assetId), { signal }),
 
     listPolicyDefinitions: (id: string, signal?: AbortSignal) =>
       post(
@@ -103,12 +107,25 @@ export function createConnectorClient(options: ConnectorClientOptions) {
       ) as Promise<Body[]>,
     createPolicyDefinition: (id: string, definition: Body, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/policydefinitions`, idResponseSchema, definition, signal),
+    /** one policy definition (`GET …/policydefinitions/{id}`; 404 for an unknown id) */
+    getPolicyDefinition: (id: string, policyId: string, signal?: AbortSignal) =>
+      get(item(`${ctxPath(id)}/policydefinitions`, policyId), policyDefinitionSchema, signal),
     /** PUT of a whole policy definition (204; 404 for an unknown id) */
     updatePolicyDefinition: (id: string, policyId: string, definition: Body, signal?: AbortSignal) =>
       http.send("PUT", item(`${ctxPath(id)}/policydefinitions`, policyId), { body: definition, signal }),
     /** DELETE of a policy definition (204; 404 unknown; 409 while a contract definition names it) */
     deletePolicyDefinition: (id: string, policyId: string, signal?: AbortSignal) =>
       http.send("DELETE", item(`${ctxPath(id)}/policydefinitions`, policyId), { signal }),
+
+    /**
+     * A contract definition: what offers which assets under which policies (IdResponse; 409 for a taken
+     * id). EDC 0.15.1 does not check that its policies exist: the caller does.
+     */
+    createContractDefinition: (id: string, definition: Body, signal?: AbortSignal) =>
+      post(`${ctxPath(id)}/contractdefinitions`, idResponseSchema, definition, signal),
+    /** DELETE of a contract definition (204; 404 unknown) */
+    deleteContractDefinition: (id: string, definitionId: string, signal?: AbortSignal) =>
+      http.send("DELETE", item(`${ctxPath(id)}/contractdefinitions`, definitionId), { signal }),
 
     requestCatalog: (id: string, catalogRequest: Body, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/catalog/request`, catalogSchema, catalogRequest, signal),

@@ -126,6 +126,9 @@ export const assetBody = z
       .describe(
         "the catalogue datasets the asset is drawn from, held by its participant (default: the dataset of its name; 400 otherwise, decision 0096)",
       ),
+    policyId: optionalId("policyId").describe(
+      "a policy definition of the participant at its connector: the asset is then offered under it, by the contract definition `<assetId>-offer` (decision 0108); absent: registered only, not offered",
+    ),
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 
@@ -267,14 +270,17 @@ export const dataspaceContract: Contracts = {
     body: assetBody,
     answers: {
       201: created(idAnswer, "The connector's answer"),
-      // assets.ts DATASETS_NOT_HELD (decision 0096)
+      // assets.ts DATASETS_NOT_HELD (decision 0096), POLICY_NOT_HELD (0108)
       400: refusals(
         "datasets must be catalogue datasets that <participantId> holds: <datasets> <is/are> not",
+        "policyId must be a policy definition that <participantId> holds at its connector: <policyId> is not",
       ),
       403: ACTING,
       404: fails("The participant context is unknown"),
       409: fails("An asset with this assetId exists already, or the participant context is not active"),
-      502: upstream("Failed to create asset"),
+      502: fails(
+        "Failed to create asset: the connector failed (spec's 502 text); with a policyId also when it did not take the offer, the asset then removed again (`detail` says what happened)",
+      ),
     },
   },
   "GET /api/participants": {

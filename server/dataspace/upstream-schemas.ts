@@ -74,9 +74,11 @@ export const catalogSchema = z.looseObject({
 });
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export const policyDefinitionList = jsonLdList(
-  z.looseObject({ "@id": z.string().min(1), policy: jsonObject.optional() }),
-);
+export const policyDefinitionSchema = z.looseObject({
+  "@id": z.string().min(1),
+  policy: jsonObject.optional(),
+});
+export const policyDefinitionList = jsonLdList(policyDefinitionSchema);
 
 /** An endpoint data reference (EDR): the data address of a started pull transfer. */
 export const edrDataAddressSchema = z.looseObject({}).transform((o, ctx) => {

@@ -193,6 +193,21 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   });
   listRoute("assets", "assets");
   getRoute("assets", "assets", "Asset");
+  // as EDC 0.15.1 answers it: 204; 404 for an unknown id; 409 while a contract agreement names the asset
+  router.add("DELETE", `${C}/assets/:id`, (req) => {
+    const p = participant(req);
+    const id = req.params.id;
+    const key = ctxKey(p["@id"], id);
+    if (!ctx.store.get<AssetRecord>("assets", key))
+      throw notFound(`Object of type Asset with ID=${id} was not found`);
+    const agreed = ctx.store
+      .list<AgreementRecord>("agreements")
+      .some((a) => a.providerContextId === p["@id"] && a.assetId === id);
+    if (agreed)
+      throw conflict(`Asset ${id} cannot be deleted as it is referenced by at least one contract agreement`);
+    ctx.store.delete("assets", key);
+    return { status: 204 };
+  });
 
   router.add("POST", `${C}/policydefinitions`, (req) => {
     const p = participant(req);
@@ -238,13 +253,24 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
     for (const f of ["accessPolicyId", "contractPolicyId"] as const) {
       if (typeof body[f] !== "string" || !body[f]) throw badRequest(`${f} is required`, f);
     }
-    return create(p, "contractdefinitions", idOf(body), "ContractDefinition", {
+    const id = idOf(body);
+    if (ctx.store.get("contractdefinitions", ctxKey(p["@id"], id)))
+      throw conflict(`Contract Definition with ID ${id} already exists`);
+    return create(p, "contractdefinitions", id, "ContractDefinition", {
       accessPolicyId: String(body.accessPolicyId),
       contractPolicyId: String(body.contractPolicyId),
       assetsSelector: Array.isArray(body.assetsSelector) ? (body.assetsSelector as Criterion[]) : [],
     } satisfies Partial<ContractDefinitionRecord>);
   });
   listRoute("contractdefinitions", "contractdefinitions");
+  getRoute("contractdefinitions", "contractdefinitions", "Contract definition");
+  router.add("DELETE", `${C}/contractdefinitions/:id`, (req) => {
+    const key = ctxKey(participant(req)["@id"], req.params.id);
+    if (!ctx.store.get("contractdefinitions", key))
+      throw notFound(`Object of type ContractDefinition with ID=${req.params.id} was not found`);
+    ctx.store.delete("contractdefinitions", key);
+    return { status: 204 };
+  });
 
   router.add("POST", `${C}/catalog/request`, async (req) => {
     active(req);

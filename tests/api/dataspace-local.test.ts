@@ -1,5 +1,7 @@
 import { importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
+import { buildContractDefinition } from "../../server/dataspace/assets";
+import { decodeOfferId } from "../../server/local-dataspace/catalog";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness } from "./dataspace-local.support";
 
 /**
@@ -280,6 +282,79 @@ describe("assets", () => {
     });
     const { summary } = await alphaOffer();
     expect(summary.datasets.map((d) => d.id)).toContain("fhir-oncology-2025");
+  });
+
+  const alpha = "alphaklinik-berlin";
+  /** a policy definition written at the embedded connector, as POST /api/admin/policies leaves it */
+  const policyAt = (participantId: string, id: string) =>
+    h.ds.runtime.connector.createPolicyDefinition(participantId, {
+      "@context": ["https://w3id.org/edc/connector/management/v2"],
+      "@type": "PolicyDefinition",
+      "@id": id,
+      policy: {
+        "@type": "Set",
+        permission: [{ action: "use" }],
+        prohibition: [{ action: "odrl:distribute" }],
+      },
+    });
+  const listed = async () =>
+    (await call("GET /api/assets", { query: { participantId: alpha } })).body.map((a: JsonBody) => a["@id"]);
+
+  it("with a policyId: offered in the provider catalogue under that policy, by the contract definition <assetId>-offer", async () => {
+    await policyAt(alpha, "offer-policy-1");
+    const created = await call("POST /api/assets", {
+      as: "clinic",
+      body: { participantId: alpha, assetId: "offered-asset-1", name: "Offered", policyId: "offer-policy-1" },
+    });
+    expect([created.status, created.body["@id"]]).toEqual([201, "offered-asset-1"]);
+    const { summary } = await alphaOffer();
+    const offers = summary.datasets.find((d) => d.id === "offered-asset-1")!.offers;
+    const ours = offers.filter((o) => decodeOfferId(o.id)?.definitionId === "offered-asset-1-offer");
+    expect(ours).toHaveLength(1);
+    expect(ours[0].policy).toMatchObject({
+      "odrl:permission": [{ action: "use" }],
+      "odrl:prohibition": [{ action: "odrl:distribute" }],
+    });
+    expect(audit.at(-1)).toMatchObject({
+      action: "asset.create",
+      outcome: "success",
+      target: `${alpha}: offered-asset-1 (offered as offered-asset-1-offer under offer-policy-1)`,
+    });
+  });
+
+  it("a policyId that is not the participant's (another's, or none): 400 naming it, no asset", async () => {
+    await policyAt("lmc", "lmc-only-policy");
+    for (const policyId of ["lmc-only-policy", "no-such-policy"]) {
+      const res = await call("POST /api/assets", {
+        as: "clinic",
+        body: { participantId: alpha, assetId: "not-offered-1", name: "Not offered", policyId },
+      });
+      expect([res.status, res.body]).toEqual([
+        400,
+        {
+          error: `policyId must be a policy definition that ${alpha} holds at its connector: ${policyId} is not`,
+        },
+      ]);
+    }
+    expect(await listed()).not.toContain("not-offered-1");
+  });
+
+  it("a contract definition the connector refuses (its id is taken): the asset removed again, 502 with a detail, the other definition kept", async () => {
+    await policyAt(alpha, "offer-policy-2");
+    const taken = buildContractDefinition("someone-elses", "offer-policy-2");
+    await h.ds.runtime.connector.createContractDefinition(alpha, { ...taken, "@id": "half-asset-1-offer" });
+    const res = await call("POST /api/assets", {
+      as: "clinic",
+      body: { participantId: alpha, assetId: "half-asset-1", name: "Half", policyId: "offer-policy-2" },
+    });
+    expect([res.status, res.body.error]).toEqual([502, "Failed to create asset"]);
+    expect(res.body.detail).toMatch(/half-asset-1-offer .*409.*; the asset was removed again$/);
+    expect(await listed()).not.toContain("half-asset-1");
+    // the definition that was there already is not the hub's to remove: its id is still taken
+    await expect(
+      h.ds.runtime.connector.createContractDefinition(alpha, { ...taken, "@id": "half-asset-1-offer" }),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(audit.at(-1)).toMatchObject({ action: "asset.create", outcome: "failure" });
   });
 });
 

@@ -203,3 +203,131 @@ describe("merging live and demonstration records", () => {
     expect(res.body).toEqual([{ "@id": "live-1", state: "REQUESTED" }]);
   });
 });
+
+describe("an asset offered under a policy (POST /api/assets with policyId, decision 0108)", () => {
+  const body = { participantId: "alpha", assetId: "a-1", name: "Cohort", policyId: "p-1" };
+  const definition = {
+    "@context": [CTX],
+    "@type": "ContractDefinition",
+    "@id": "a-1-offer",
+    accessPolicyId: "p-1",
+    contractPolicyId: "p-1",
+    assetsSelector: [
+      {
+        "@type": "Criterion",
+        operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
+        operator: "=",
+        operandRight: "a-1",
+      },
+    ],
+  };
+  const asked = () => h.double.requests.map((r) => `${r.method} ${r.path}`);
+  const noContent = { reply: () => ({ status: 204 }) };
+
+  for (const [shape, env, base] of [
+    ["participant-scoped (embedded, virtual connector)", {}, `${MGMT}/alpha`],
+    ["runtime-scoped (EDC 0.15 v4beta)", { CONNECTOR_API_VERSION: "v4beta" }, "/mgmt/v4beta"],
+  ] as const) {
+    it(`${shape}: checks the policy, registers the asset, then offers it by the contract definition <assetId>-offer`, async () => {
+      const ds = await dataspace(env);
+      h.double
+        .on("GET", `${base}/policydefinitions/p-1`, { json: { "@id": "p-1", policy: { "@type": "Set" } } })
+        .on("POST", `${base}/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } })
+        .on("POST", `${base}/contractdefinitions`, { json: { "@type": "IdResponse", "@id": "a-1-offer" } });
+      const res = await call(ds, "POST /api/assets", { body });
+      expect([res.status, res.body]).toEqual([201, { "@type": "IdResponse", "@id": "a-1" }]);
+      expect(asked()).toEqual([
+        `GET ${base}/policydefinitions/p-1`,
+        `POST ${base}/assets`,
+        `POST ${base}/contractdefinitions`,
+      ]);
+      expect(h.double.requests[2].body).toEqual(definition);
+    });
+  }
+
+  it("without policyId: the asset only, as before (no policy read, no contract definition)", async () => {
+    const ds = await dataspace();
+    h.double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
+    const res = await call(ds, "POST /api/assets", { body: { ...body, policyId: " " } });
+    expect(res.status).toBe(201);
+    expect(asked()).toEqual([`POST ${MGMT}/alpha/assets`]);
+  });
+
+  it("a policy the participant does not hold: 400 naming it, nothing written; a malformed one: 400, nothing asked", async () => {
+    const ds = await dataspace();
+    h.double.on("GET", `${MGMT}/alpha`, { json: { "@id": "alpha", identity: ALPHA_DID } });
+    const res = await call(ds, "POST /api/assets", { body });
+    expect([res.status, res.body]).toEqual([
+      400,
+      { error: "policyId must be a policy definition that alpha holds at its connector: p-1 is not" },
+    ]);
+    expect(asked()).toEqual([`GET ${MGMT}/alpha/policydefinitions/p-1`, `GET ${MGMT}/alpha`]);
+
+    h.double.reset();
+    const bad = await call(ds, "POST /api/assets", { body: { ...body, policyId: "../p" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^policyId is not a valid identifier/);
+    expect(asked()).toEqual([]);
+  });
+
+  it("an unknown participant context: the asset's 404, nothing written", async () => {
+    const ds = await dataspace();
+    const res = await call(ds, "POST /api/assets", { body });
+    expect([res.status, res.body]).toEqual([
+      404,
+      { error: "The participant context is not known to the connector" },
+    ]);
+    expect(asked().filter((a) => a.startsWith("POST"))).toEqual([]);
+  });
+
+  it("the connector fails the policy read: the spec's 502 with a detail, nothing written", async () => {
+    const ds = await dataspace();
+    h.double.on("GET", `${MGMT}/alpha/policydefinitions/p-1`, { status: 500 });
+    const res = await call(ds, "POST /api/assets", { body });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toBe("Failed to create asset");
+    expect(res.body.detail).toMatch(/500/);
+    expect(asked()).toEqual([`GET ${MGMT}/alpha/policydefinitions/p-1`]);
+  });
+
+  it("the connector does not take the contract definition: the asset (and the definition) removed again, the spec's 502 saying so", async () => {
+    const ds = await dataspace();
+    h.double
+      .on("GET", `${MGMT}/alpha/policydefinitions/p-1`, { json: { "@id": "p-1" } })
+      .on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } })
+      .on("POST", `${MGMT}/alpha/contractdefinitions`, { status: 500 })
+      .on("DELETE", `${MGMT}/alpha/contractdefinitions/a-1-offer`, { status: 404 })
+      .on("DELETE", `${MGMT}/alpha/assets/a-1`, noContent);
+    const res = await call(ds, "POST /api/assets", { body });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toBe("Failed to create asset");
+    expect(res.body.detail).toMatch(/contract definition a-1-offer .*500.*; the asset was removed again$/);
+    expect(asked().slice(2)).toEqual([
+      `POST ${MGMT}/alpha/contractdefinitions`,
+      `DELETE ${MGMT}/alpha/contractdefinitions/a-1-offer`,
+      `DELETE ${MGMT}/alpha/assets/a-1`,
+    ]);
+  });
+
+  it("a definition id the connector holds already (409): that definition is left alone, the asset removed; a failed removal is said", async () => {
+    const ds = await dataspace();
+    h.double
+      .on("GET", `${MGMT}/alpha/policydefinitions/p-1`, { json: { "@id": "p-1" } })
+      .on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } })
+      .on("POST", `${MGMT}/alpha/contractdefinitions`, { status: 409 })
+      .on("DELETE", `${MGMT}/alpha/assets/a-1`, noContent);
+    const res = await call(ds, "POST /api/assets", { body });
+    expect([res.status, res.body.error]).toEqual([502, "Failed to create asset"]);
+    expect(asked().slice(2)).toEqual([
+      `POST ${MGMT}/alpha/contractdefinitions`,
+      `DELETE ${MGMT}/alpha/assets/a-1`,
+    ]);
+
+    h.double.on("DELETE", `${MGMT}/alpha/assets/a-1`, { status: 503 });
+    const stuck = await call(ds, "POST /api/assets", { body });
+    expect(stuck.status).toBe(502);
+    expect(stuck.body.detail).toMatch(
+      /removing the asset again failed too \(.*503.*\): it is registered but not offered$/,
+    );
+  });
+});

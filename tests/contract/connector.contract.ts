@@ -12,6 +12,7 @@ import {
 } from "../../server/dataspace-protocol";
 import { isNotFound, isUpstreamError } from "../../server/dataspace/upstream-http";
 import { fromConnector } from "../../server/policies/policy-document";
+import { buildContractDefinition } from "../../server/dataspace/assets";
 import { until } from "../support/until";
 
 /**
@@ -503,5 +504,30 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(after.map((d) => d["@id"])).not.toContain(other);
     expect(after.map((d) => d["@id"])).toContain(policyId);
     expect(await refusal(c.provider.client.deletePolicyDefinition(c.provider.contextId, other))).toBe(404);
+  });
+
+  it("reads a policy definition (404 unknown), takes a contract definition without checking its policies (409 for a taken id), and deletes definition and asset (204; 404 unknown)", async () => {
+    const p = c.provider;
+    expect((await p.client.getPolicyDefinition(p.contextId, policyId))["@id"]).toBe(policyId);
+    expect(await refusal(p.client.getPolicyDefinition(p.contextId, `no-such-${stamp}`))).toBe(404);
+    const id = `${assetId}-undone`;
+    await p.client.createAsset(p.contextId, {
+      "@context": [MANAGEMENT_CONTEXT],
+      "@type": "Asset",
+      "@id": id,
+      properties: { name: "undone" },
+      dataAddress: { "@type": "DataAddress", type: "HttpData", baseUrl: `${servers.sourceUrl}/assets/${id}` },
+    });
+    // the hub's offer of an asset (server/dataspace/assets.ts); the connector does not look its policy up
+    const definition = { ...buildContractDefinition(id, `no-such-${stamp}`), "@id": `${id}-offer` };
+    expect((await p.client.createContractDefinition(p.contextId, definition))["@id"]).toBe(`${id}-offer`);
+    expect(await refusal(p.client.createContractDefinition(p.contextId, definition))).toBe(409);
+    expect(await refusal(p.client.deleteContractDefinition(p.contextId, `${id}-offer`))).toBe(0);
+    expect(await refusal(p.client.deleteContractDefinition(p.contextId, `${id}-offer`))).toBe(404);
+    expect(await refusal(p.client.deleteAsset(p.contextId, id))).toBe(0);
+    expect(await refusal(p.client.deleteAsset(p.contextId, id))).toBe(404);
+    expect((await p.client.listAssets(p.contextId)).map((a) => a["@id"])).not.toContain(id);
+    // an asset a contract agreement names is kept (409)
+    expect(await refusal(p.client.deleteAsset(p.contextId, assetId))).toBe(409);
   });
 }
