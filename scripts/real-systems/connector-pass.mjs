@@ -167,6 +167,7 @@ export function connectorPass() {
       return [
         "tests/connector/edc-dataspace.test.ts",
         "tests/connector/negotiate-by-directory.test.ts",
+        "tests/connector/offer-from-the-hub.test.ts",
         "tests/contract/connector.test.ts",
       ];
     },
