@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASSET_FIELDS_REQUIRED } from "../../../server/dataspace/assets";
+import { ASSET_FIELDS_REQUIRED, POLICY_NOT_HELD } from "../../../server/dataspace/assets";
 import { startRouteHarness, type RouteHarness } from "../../../tests/support/route-context";
 import { requireUser } from "../../session.server";
 import { actingParticipant } from "../../lib/dataspace/access.server";
-import { action } from "./route";
+import { action, loader } from "./route";
 
 /** /share: the asset form marks the fields the dataspace service (or the form's own checks) names. */
 let h: RouteHarness;
@@ -45,5 +45,47 @@ describe("share action", () => {
       error: "The data address needs an http(s) base URL.",
       fields: [{ field: "baseUrl" }],
     });
+  });
+
+  it("offers the participant's policies (the policies page's list), and none", async () => {
+    const data = await loader({
+      request: await h.request("clinic", "/share"),
+      context: h.context,
+      params: {},
+    });
+    expect(data.policies).toEqual(
+      expect.arrayContaining(["policy-dataspace-members", "policy-secondary-use"]),
+    );
+  });
+
+  it("with a policy: registered and offered under it (the redirect says which); without one: the redirect claims no offer", async () => {
+    const offered = await register({
+      assetId: "route-test-offered",
+      name: "O",
+      policyId: "policy-secondary-use",
+    });
+    expect(offered).toBeInstanceOf(Response);
+    expect((offered as Response).headers.get("location")).toBe(
+      "/share?created=route-test-offered&offered=policy-secondary-use",
+    );
+    const entries = await h.context.services.audit.list({ limit: 100 });
+    expect(entries.map((e) => e.target)).toContain(
+      "alphaklinik-berlin: route-test-offered (offered as route-test-offered-offer under policy-secondary-use)",
+    );
+
+    const plain = await register({ assetId: "route-test-plain", name: "P", policyId: "" });
+    expect((plain as Response).headers.get("location")).toBe("/share?created=route-test-plain");
+    expect(await assetIds()).toEqual(expect.arrayContaining(["route-test-offered", "route-test-plain"]));
+  });
+
+  it("a policy the participant does not hold: its text, policyId named, the values kept, nothing registered", async () => {
+    const before = await assetIds();
+    const r = await register({ assetId: "route-test-no-policy", name: "N", policyId: "no-such-policy" });
+    expect(r).toMatchObject({
+      error: POLICY_NOT_HELD("alphaklinik-berlin", "no-such-policy"),
+      fields: [{ field: "policyId" }],
+      values: { assetId: "route-test-no-policy", policyId: "no-such-policy" },
+    });
+    expect(await assetIds()).toEqual(before);
   });
 });

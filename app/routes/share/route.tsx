@@ -22,13 +22,15 @@ import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
+import type { PolicyService } from "../../../server/policies/service";
 import { identifierFrom } from "../../components/catalogue/publish";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
- * description, content type and where the data plane reads it — and see the assets the
- * participant shares (GET /api/assets?participantId=…). Registered assets are offered in the
- * provider's catalogue under its contract definitions.
+ * description, content type, where the data plane reads it and the participant's policy it is offered
+ * under — and see the assets the participant shares (GET /api/assets?participantId=…). With a policy,
+ * the hub offers the asset in the provider's catalogue by a contract definition of its own (decision
+ * 0108); without one it is registered only, and the page says so.
  */
 
 export const meta: MetaFunction = () => [{ title: "Share data · Dataspace · Health Dataspace Hub" }];
@@ -47,12 +49,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const acting = await actingParticipant(ds, user, url.searchParams.get("participant"), "DATA_HOLDER");
   let assets: AssetView[] = [];
+  let policies: string[] = [];
   let error: { error: string; detail: string | null } | null = null;
+  let policyError: { error: string; detail: string | null } | null = null;
   if (acting.participantId) {
     try {
       assets = (await ds.listAssets(acting.participantId)).map(toAssetView);
     } catch (e) {
       error = apiFailure(e);
+    }
+    try {
+      policies = await offerablePolicies(context.services.policies, acting.participantId);
+    } catch (e) {
+      policyError = apiFailure(e);
     }
   }
   return {
@@ -60,12 +69,32 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     assets,
     error,
     canRegister: hasRole(user, ASSET_WRITE_ROLES) && !!acting.participantId,
+    policies,
+    policyError,
     created: url.searchParams.get("created"),
+    offeredUnder: url.searchParams.get("offered"),
     defaultBaseUrl: `${context.services.config.publicUrl}/internal/graph-bridge/assets/`,
   };
 }
 
-const FIELDS = ["assetId", "name", "description", "contentType", "addressMode", "baseUrl"] as const;
+/**
+ * The participant's policies an asset may be offered under: those of the policies page (the policy
+ * service's list) that its connector holds.
+ */
+async function offerablePolicies(policies: PolicyService, participantId: string): Promise<string[]> {
+  const listed = await policies.list(participantId);
+  return listed.filter((p) => p.connector.state !== "missing-at-connector").map((p) => p["@id"]);
+}
+
+const FIELDS = [
+  "assetId",
+  "name",
+  "description",
+  "contentType",
+  "addressMode",
+  "baseUrl",
+  "policyId",
+] as const;
 type FormValues = Record<(typeof FIELDS)[number], string>;
 type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
 
@@ -99,13 +128,14 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     await ds.createAsset(
       parseAssetInput({
         participantId: acting.participantId,
-        ...pick(values, "assetId name description contentType"),
+        ...pick(values, "assetId name description contentType policyId"),
         ...(dataAddress ? { dataAddress } : {}),
       }),
       user.username,
     );
     const q = participantQuery(acting);
-    return redirect(`/share${q ? `${q}&` : "?"}created=${encodeURIComponent(values.assetId)}`);
+    const offered = values.policyId ? `&offered=${encodeURIComponent(values.policyId)}` : "";
+    return redirect(`/share${q ? `${q}&` : "?"}created=${encodeURIComponent(values.assetId)}${offered}`);
   } catch (e) {
     const f = apiFailure(e);
     let detail = f.detail;
@@ -121,21 +151,32 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function Share() {
-  const { acting, assets, error, canRegister, created, defaultBaseUrl } = useLoaderData<typeof loader>();
+  const { acting, assets, error, canRegister, created, offeredUnder, policies, policyError, defaultBaseUrl } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
 
   return (
     <section className="ds-page" data-testid="share-page">
       <DataspaceHead title="Share data">
-        Register a data asset with your connector. It is then offered in your catalogue to the participants of
-        the dataspace, under your contract policies.
+        Register a data asset with your connector and offer it in your catalogue to the participants of the
+        dataspace, under one of your policies.
       </DataspaceHead>
       <ParticipantPicker acting={acting} label="Provider" />
       {acting.reason ? <p className="notice">{acting.reason}</p> : null}
 
       {created && !result ? (
         <p className="notice ok" role="status" data-testid="share-created">
-          Asset <code>{created}</code> is registered and offered in your catalogue.
+          {offeredUnder ? (
+            <>
+              Asset <code>{created}</code> is registered and offered in your catalogue under policy{" "}
+              <code>{offeredUnder}</code>.
+            </>
+          ) : (
+            <>
+              Asset <code>{created}</code> is registered, without an offer: this registration made none, so
+              consumers see it only where a contract definition of your connector already selects it.
+            </>
+          )}
         </p>
       ) : null}
 
@@ -145,6 +186,8 @@ export default function Share() {
           participant={acting.canChoose ? acting.participantId : null}
           result={result}
           defaultBaseUrl={defaultBaseUrl}
+          policies={policies}
+          policyError={policyError}
         />
       ) : acting.participantId ? (
         <p className="notice">Only data holders and connector admins register assets.</p>
@@ -205,10 +248,14 @@ function RegisterForm({
   participant,
   result,
   defaultBaseUrl,
+  policies,
+  policyError,
 }: {
   participant: string | null;
   result: ActionResult | undefined;
   defaultBaseUrl: string;
+  policies: string[];
+  policyError: { error: string; detail: string | null } | null;
 }) {
   const submitting = useNavigation().state === "submitting";
   const v = result?.values;
@@ -309,6 +356,30 @@ function RegisterForm({
           <span className="hint" id="share-content-type-hint">
             Empty: application/json.
           </span>
+        </div>
+        <div className="field ds-span">
+          <label htmlFor="share-policy">Offer under policy</label>
+          <Invalid message={bad("policyId")}>
+            <select
+              id="share-policy"
+              name="policyId"
+              defaultValue={v ? v.policyId : (policies[0] ?? "")}
+              aria-describedby="share-policy-hint"
+              data-testid="share-policy"
+            >
+              {policies.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+              <option value="">None: register only, not offered</option>
+            </select>
+          </Invalid>
+          <span className="hint" id="share-policy-hint">
+            Your policies at your connector (<AppLink to="/policies">ODRL policies</AppLink>): the asset is
+            offered in your catalogue under the one you choose, as its access and contract policy.
+          </span>
+          <ErrorNotice error={policyError} testId="share-policy-error" />
         </div>
         <fieldset className="checks ds-span">
           <legend>Data address</legend>
