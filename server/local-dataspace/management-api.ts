@@ -123,6 +123,26 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
       if (!r) throw notFound(`${what} ${req.params.id} not found`);
       return { body: withContext(r) };
     });
+  /**
+   * `DELETE …/{path}/:id` as EDC's management API answers it: 204; 404 for an unknown id; 409 with
+   * `namedBy`'s text while another record names it
+   */
+  const deleteRoute = (
+    path: string,
+    table: Collection,
+    type: string,
+    namedBy: (contextId: string, id: string) => string | undefined = () => undefined,
+  ) =>
+    router.add("DELETE", `${C}/${path}/:id`, (req) => {
+      const contextId = participant(req)["@id"];
+      const id = req.params.id;
+      const key = ctxKey(contextId, id);
+      if (!ctx.store.get(table, key)) throw notFound(`Object of type ${type} with ID=${id} was not found`);
+      const named = namedBy(contextId, id);
+      if (named) throw conflict(named);
+      ctx.store.delete(table, key);
+      return { status: 204 };
+    });
   /** a new record of `table` in the participant's context, stamped now: the IdResponse */
   const create = (p: ParticipantRecord, table: Collection, id: string, type: string, fields: Json) => {
     const rec = { "@id": id, "@type": type, ...fields, createdAt: ctx.now(), participantContextId: p["@id"] };
@@ -193,21 +213,13 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   });
   listRoute("assets", "assets");
   getRoute("assets", "assets", "Asset");
-  // as EDC 0.15.1 answers it: 204; 404 for an unknown id; 409 while a contract agreement names the asset
-  router.add("DELETE", `${C}/assets/:id`, (req) => {
-    const p = participant(req);
-    const id = req.params.id;
-    const key = ctxKey(p["@id"], id);
-    if (!ctx.store.get<AssetRecord>("assets", key))
-      throw notFound(`Object of type Asset with ID=${id} was not found`);
-    const agreed = ctx.store
+  deleteRoute("assets", "assets", "Asset", (contextId, id) =>
+    ctx.store
       .list<AgreementRecord>("agreements")
-      .some((a) => a.providerContextId === p["@id"] && a.assetId === id);
-    if (agreed)
-      throw conflict(`Asset ${id} cannot be deleted as it is referenced by at least one contract agreement`);
-    ctx.store.delete("assets", key);
-    return { status: 204 };
-  });
+      .some((a) => a.providerContextId === contextId && a.assetId === id)
+      ? `Asset ${id} cannot be deleted as it is referenced by at least one contract agreement`
+      : undefined,
+  );
 
   router.add("POST", `${C}/policydefinitions`, (req) => {
     const p = participant(req);
@@ -220,8 +232,7 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   });
   listRoute("policydefinitions", "policies");
   getRoute("policydefinitions", "policies", "Policy definition");
-  // PUT and DELETE as EDC's management API answers them: 204; 404 for an unknown id; a policy that a
-  // contract definition names is not deleted (409)
+  // PUT as EDC's management API answers it: 204; 404 for an unknown id
   router.add("PUT", `${C}/policydefinitions/:id`, (req) => {
     const p = participant(req);
     const policy = policyOf(managementBody(req));
@@ -231,21 +242,14 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
     ctx.store.put("policies", key, p["@id"], { ...d, policy });
     return { status: 204 };
   });
-  router.add("DELETE", `${C}/policydefinitions/:id`, (req) => {
-    const p = participant(req);
-    const id = req.params.id;
-    const key = ctxKey(p["@id"], id);
-    if (!ctx.store.get<PolicyDefinitionRecord>("policies", key))
-      throw notFound(`Object of type PolicyDefinition with ID=${id} was not found`);
+  // a policy that a contract definition names is not deleted
+  deleteRoute("policydefinitions", "policies", "PolicyDefinition", (contextId, id) => {
     const naming = ctx.store
-      .list<ContractDefinitionRecord>("contractdefinitions", p["@id"])
+      .list<ContractDefinitionRecord>("contractdefinitions", contextId)
       .find((c) => c.accessPolicyId === id || c.contractPolicyId === id);
-    if (naming)
-      throw conflict(
-        `PolicyDefinition ${id} cannot be deleted as it is referenced by ContractDefinition ${naming["@id"]}`,
-      );
-    ctx.store.delete("policies", key);
-    return { status: 204 };
+    return naming
+      ? `PolicyDefinition ${id} cannot be deleted as it is referenced by ContractDefinition ${naming["@id"]}`
+      : undefined;
   });
   router.add("POST", `${C}/contractdefinitions`, (req) => {
     const p = participant(req);
@@ -264,13 +268,7 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   });
   listRoute("contractdefinitions", "contractdefinitions");
   getRoute("contractdefinitions", "contractdefinitions", "Contract definition");
-  router.add("DELETE", `${C}/contractdefinitions/:id`, (req) => {
-    const key = ctxKey(participant(req)["@id"], req.params.id);
-    if (!ctx.store.get("contractdefinitions", key))
-      throw notFound(`Object of type ContractDefinition with ID=${req.params.id} was not found`);
-    ctx.store.delete("contractdefinitions", key);
-    return { status: 204 };
-  });
+  deleteRoute("contractdefinitions", "contractdefinitions", "ContractDefinition");
 
   router.add("POST", `${C}/catalog/request`, async (req) => {
     active(req);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
+import { buildContractDefinition } from "../../server/dataspace/assets";
 import type { PermitRegister } from "../../server/dataspace/permits";
 import { PERMIT_ID } from "../support/permits";
 import { createPolicyService } from "../../server/policies/service";
@@ -144,27 +145,14 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     );
     expect(held.status).toBe(200);
 
-    // the hub has no route that offers an asset: the contract definition is made at the connector
+    // registered before its policy existed: the offer is made at the connector (the hub offers an asset only as it
+    // registers it, with a policyId: the bridged and held assets below, offer-from-the-hub.test.ts)
     const offered = await management(
       env.EDC_PROVIDER_MANAGEMENT_URL!,
       env.EDC_PROVIDER_API_KEY!,
       "POST",
       "/v4beta/contractdefinitions",
-      {
-        "@context": ["https://w3id.org/edc/connector/management/v2"],
-        "@type": "ContractDefinition",
-        "@id": `offer-of-${assetId}`,
-        accessPolicyId: policyId,
-        contractPolicyId: policyId,
-        assetsSelector: [
-          {
-            "@type": "Criterion",
-            operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
-            operator: "=",
-            operandRight: assetId,
-          },
-        ],
-      },
+      buildContractDefinition(assetId, policyId),
     );
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
   });
@@ -425,31 +413,11 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
           name: "Diabetes counts",
           datasets: ["dataset-bridged-diabetes"],
           disclosure: "aggregate",
+          // offered through the hub under the provider's policy (decision 0108)
+          policyId,
         },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const offered = await management(
-        env.EDC_PROVIDER_MANAGEMENT_URL!,
-        env.EDC_PROVIDER_API_KEY!,
-        "POST",
-        "/v4beta/contractdefinitions",
-        {
-          "@context": ["https://w3id.org/edc/connector/management/v2"],
-          "@type": "ContractDefinition",
-          "@id": `offer-of-${bridgedAsset}`,
-          accessPolicyId: policyId,
-          contractPolicyId: policyId,
-          assetsSelector: [
-            {
-              "@type": "Criterion",
-              operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
-              operator: "=",
-              operandRight: bridgedAsset,
-            },
-          ],
-        },
-      );
-      expect(offered.status, JSON.stringify(offered.body)).toBe(200);
       const catalog = await callDataspace(consumer.ds, "GET /api/negotiations", {
         query: {
           participantId: CONSUMER,
@@ -575,31 +543,10 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
           assetId: heldAsset,
           name: "Cohort extract, streamed",
           dataAddress: { type: "HttpData", baseUrl: `${at(source)}/data` },
+          policyId,
         },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const offered = await management(
-        env.EDC_PROVIDER_MANAGEMENT_URL!,
-        env.EDC_PROVIDER_API_KEY!,
-        "POST",
-        "/v4beta/contractdefinitions",
-        {
-          "@context": ["https://w3id.org/edc/connector/management/v2"],
-          "@type": "ContractDefinition",
-          "@id": `offer-of-${heldAsset}`,
-          accessPolicyId: policyId,
-          contractPolicyId: policyId,
-          assetsSelector: [
-            {
-              "@type": "Criterion",
-              operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
-              operator: "=",
-              operandRight: heldAsset,
-            },
-          ],
-        },
-      );
-      expect(offered.status, JSON.stringify(offered.body)).toBe(200);
       const catalog = await callDataspace(consumer.ds, "GET /api/negotiations", {
         query: {
           participantId: CONSUMER,

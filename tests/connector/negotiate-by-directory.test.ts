@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action, loader } from "../../app/routes/negotiate/route";
+import { buildContractDefinition } from "../../server/dataspace/assets";
 import { createConnectorClient } from "../../server/dataspace/connector-client";
 import { MANAGEMENT_CONTEXT } from "../../server/dataspace-protocol";
 import { standInPermits } from "../support/permits";
@@ -57,21 +58,7 @@ describe.skipIf(!enabled)("negotiate by the participant directory, against real 
     const offered = await fetch(`${env.EDC_PROVIDER_MANAGEMENT_URL}/v4beta/contractdefinitions`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": env.EDC_PROVIDER_API_KEY! },
-      body: JSON.stringify({
-        "@context": [MANAGEMENT_CONTEXT],
-        "@type": "ContractDefinition",
-        "@id": `offer-of-${assetId}`,
-        accessPolicyId: policyId,
-        contractPolicyId: policyId,
-        assetsSelector: [
-          {
-            "@type": "Criterion",
-            operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
-            operator: "=",
-            operandRight: assetId,
-          },
-        ],
-      }),
+      body: JSON.stringify(buildContractDefinition(assetId, policyId)),
     });
     expect(offered.status, await offered.text()).toBe(200);
 

@@ -1,25 +1,9 @@
 import { describe } from "vitest";
+import { buildContractDefinition } from "../../server/dataspace/assets";
 import { createConnectorClient, type ConnectorClient } from "../../server/dataspace/connector-client";
 import { createClientCredentialsSource } from "../../server/dataspace/oauth-token";
-import { MANAGEMENT_CONTEXT } from "../../server/dataspace-protocol";
 import { startLocalDataspace } from "../../server/local-dataspace";
 import { connectorContract } from "./connector.contract";
-
-const contractDefinition = (assetId: string, policyId: string) => ({
-  "@context": [MANAGEMENT_CONTEXT],
-  "@type": "ContractDefinition",
-  "@id": `offer-of-${assetId}`,
-  accessPolicyId: policyId,
-  contractPolicyId: policyId,
-  assetsSelector: [
-    {
-      "@type": "Criterion",
-      operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
-      operator: "=",
-      operandRight: assetId,
-    },
-  ],
-});
 
 async function post(url: string, headers: Record<string, string>, body: unknown) {
   const r = await fetch(url, {
@@ -61,7 +45,7 @@ describe("Connector contract: the embedded development dataspace", () => {
         post(
           `${local.managementUrl}/${local.apiVersion}/participants/${providerId}/contractdefinitions`,
           { authorization: `Bearer ${await tokens.token()}` },
-          contractDefinition(assetId, policyId),
+          buildContractDefinition(assetId, policyId),
         ),
       cleanup: () => local.close(),
     };
@@ -91,7 +75,7 @@ describe.runIf(!!env.EDC_PROVIDER_MANAGEMENT_URL && !!env.EDC_CONSUMER_MANAGEMEN
           post(
             `${env.EDC_PROVIDER_MANAGEMENT_URL}/v4beta/contractdefinitions`,
             { "x-api-key": env.EDC_PROVIDER_API_KEY! },
-            contractDefinition(assetId, policyId),
+            buildContractDefinition(assetId, policyId),
           ),
         cleanup: async () => {},
       };
