@@ -246,14 +246,28 @@ describe("with the embedded dataspace", () => {
       ds
         .summariseCatalog(body)
         .datasets.flatMap((d: { offers: { id: string }[] }) => d.offers.map((o) => o.id));
-    const first = await catalogue();
-    expect(first.status).toBe(200);
-    expect(offerIds(first.body).length).toBeGreaterThan(0);
-    const { hits } = ds.readCache.stats;
-    const together = await Promise.all(Array.from({ length: 5 }, catalogue));
-    expect(together.map((r) => JSON.stringify(r.body))).toEqual(Array(5).fill(JSON.stringify(first.body)));
-    // each call reads the catalogue and the context list its provider's DSP address is found in (both kept)
-    expect(ds.readCache.stats.hits).toBe(hits + 10);
+    // a first call, then five at once, in a quiet moment: the embedded dataspace may still be taking the
+    // previous test's provisioning steps, each a change that rightly drops the kept answers (measured again then)
+    const stats = ds.readCache.stats;
+    let quiet: { hits: number; misses: number } | undefined;
+    let first: Awaited<ReturnType<typeof catalogue>> | undefined;
+    let together: Awaited<ReturnType<typeof catalogue>>[] = [];
+    for (let attempt = 0; attempt < 50 && !quiet; attempt++) {
+      const { invalidations } = stats;
+      first = await catalogue();
+      const kept = { ...stats };
+      together = await Promise.all(Array.from({ length: 5 }, catalogue));
+      if (stats.invalidations === invalidations) quiet = kept;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(quiet, "the dataspace never stood still for six calls").toBeDefined();
+    expect(first!.status).toBe(200);
+    expect(offerIds(first!.body).length).toBeGreaterThan(0);
+    expect(together.map((r) => JSON.stringify(r.body))).toEqual(Array(5).fill(JSON.stringify(first!.body)));
+    // each call reads the catalogue and the context list its provider's DSP address is found in, both kept:
+    // no upstream call
+    expect(stats.misses).toBe(quiet!.misses);
+    expect(stats.hits).toBe(quiet!.hits + 10);
     // a write through this server (a new asset of the provider): the next catalogue is the provider's anew
     const asset = await call(ds, "POST /api/assets", {
       as: "admin",
@@ -266,6 +280,6 @@ describe("with the embedded dataspace", () => {
     expect(asset.status).toBe(201);
     const after = await catalogue();
     expect(after.status).toBe(200);
-    expect(offerIds(after.body)).not.toEqual(offerIds(first.body));
+    expect(offerIds(after.body)).not.toEqual(offerIds(first!.body));
   });
 });
