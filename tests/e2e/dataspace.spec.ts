@@ -139,8 +139,14 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   await expect(page.getByTestId("share-asset-id")).toHaveValue(`oncology-cohort-${suffix}`);
   await page.getByTestId("share-description").fill("Pseudonymised FHIR R4 records of the oncology cohort.");
   await page.getByTestId("share-content-type").fill("application/fhir+json");
+  // offered under the policy the picker holds (decision 0108)
+  const policy = await page.getByTestId("share-policy").inputValue();
+  expect(policy).not.toBe("");
   await page.getByTestId("share-submit").click();
-  await expect(page.getByTestId("share-created")).toBeVisible(LIVE);
+  await expect(page.getByTestId("share-created")).toContainText(
+    `offered in your catalogue under policy ${policy}`,
+    LIVE,
+  );
   const row = page.locator(`[data-testid="share-asset-row"][data-asset-id="oncology-cohort-${suffix}"]`);
   await expect(row).toContainText(name);
   await expect(row).toContainText("1.0.0");
@@ -158,4 +164,20 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   const found = page.locator(`[data-testid="discover-asset"][data-asset-id="oncology-cohort-${suffix}"]`);
   await expect(found).toContainText("AlphaKlinik Berlin");
   await expect(found).toContainText("Your own asset");
+
+  // a consumer finds it in the provider's catalogue under the offer the registration made: an offer id
+  // names its contract definition first (EDC's encoding), here `<asset>-offer`
+  await page.context().clearCookies();
+  await signInAs(
+    page,
+    "researcher",
+    `/negotiate?provider=alphaklinik-berlin&asset=oncology-cohort-${suffix}`,
+  );
+  const offers = page.locator(`[data-testid="negotiate-offer"][data-asset-id="oncology-cohort-${suffix}"]`);
+  await expect(offers.first()).toBeAttached(LIVE);
+  const definitions = (await offers.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).map(
+    // the input's value is [assetId, offerId]
+    (v) => Buffer.from((JSON.parse(v) as string[])[1]?.split(":")[0] ?? "", "base64").toString(),
+  );
+  expect(definitions).toContain(`oncology-cohort-${suffix}-offer`);
 });
