@@ -141,7 +141,9 @@ export async function startDataspace({ log = () => {} } = {}) {
   });
   let consumer;
   try {
-    consumer = await startConnector({ id: "did:web:consumer.example", classpath, java, log, dir });
+    // the consumer is PharmaCo's connector (the researcher's organisation): a runtime is one participant,
+    // and only its own organisation's members act in it through the hub
+    consumer = await startConnector({ id: "did:web:pharmaco.de:research", classpath, java, log, dir });
   } catch (e) {
     await provider.stop();
     throw e;

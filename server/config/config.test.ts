@@ -59,6 +59,18 @@ describe("loadConfig", () => {
     );
   });
 
+  it("requires a runtime-scoped connector's participant id (v4beta: one participant per runtime)", () => {
+    const edc = { CONNECTOR_MANAGEMENT_URL: "http://127.0.0.1:9/management" };
+    expect(() => loadConfig(edc)).toThrow(
+      /CONNECTOR_PARTICIPANT_ID: required when CONNECTOR_API_VERSION is v4beta/,
+    );
+    expect(loadConfig({ ...edc, CONNECTOR_PARTICIPANT_ID: "did:web:a" }).connector?.participantId).toBe(
+      "did:web:a",
+    );
+    // a participant-scoped connector names the context in each call's path
+    expect(loadConfig({ ...edc, CONNECTOR_API_VERSION: "v5alpha" }).connector?.participantId).toBeUndefined();
+  });
+
   it("requires the audit key from the environment in production, and at least 32 characters of it", () => {
     const production = {
       NODE_ENV: "production",
@@ -86,6 +98,7 @@ describe("loadConfig", () => {
       OIDC_CLIENT_ID: "hub",
       OIDC_CLIENT_SECRET: "s",
       CONNECTOR_MANAGEMENT_URL: "https://cp.example.eu/api/mgmt/",
+      CONNECTOR_PARTICIPANT_ID: "did:web:hub.example.eu",
       DEMO_RECORDS: "off",
       OFFICE_HOLDS: "2026-12-24, 2026-12-31",
     });

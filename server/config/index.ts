@@ -2,6 +2,12 @@ import { z } from "zod";
 import { privateNetworkProblem } from "./networks";
 
 /**
+ * whether EDC runtimes of one participant, without participant-scoped paths, serve `apiVersion`: only
+ * `v4beta` (EDC 0.15; its `v3` is too, but the hub's tests and policy service address `v3` participant-scoped).
+ */
+export const isRuntimeScoped = (apiVersion: string) => apiVersion === "v4beta";
+
+/**
  * Every environment variable of DESIGN.md, validated once at start-up.
  * `loadConfig` throws a ConfigError naming each bad variable; nothing else reads process.env.
  */
@@ -58,6 +64,7 @@ export const envSchema = z.object({
     .regex(/^v[0-9a-z]+$/, "must look like v4beta or v3")
     .default("v4beta"),
   CONNECTOR_API_KEY: z.string().min(1).optional(),
+  CONNECTOR_PARTICIPANT_ID: z.string().min(1).optional(),
   CONNECTOR_TOKEN_URL: optionalUrl,
   CONNECTOR_CLIENT_ID: z.string().optional(),
   CONNECTOR_CLIENT_SECRET: z.string().optional(),
@@ -125,6 +132,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "AUDIT_KEY: required when NODE_ENV=production (the audit chain's key is kept outside the database; instances sharing DATABASE_URL must share it)",
     e.OIDC_ISSUER && !e.OIDC_CLIENT_ID && "OIDC_CLIENT_ID: required when OIDC_ISSUER is set",
     e.NEO4J_URI && !e.NEO4J_PASSWORD && "NEO4J_PASSWORD: required when NEO4J_URI is set",
+    e.CONNECTOR_MANAGEMENT_URL &&
+      isRuntimeScoped(e.CONNECTOR_API_VERSION) &&
+      !e.CONNECTOR_PARTICIPANT_ID &&
+      "CONNECTOR_PARTICIPANT_ID: required when CONNECTOR_API_VERSION is v4beta (the connector runtime's edc.participant.id: a runtime-scoped connector is one participant)",
     e.CONNECTOR_TOKEN_URL &&
       (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET) &&
       "CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set",
@@ -198,6 +209,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           clientSecret: e.CONNECTOR_CLIENT_SECRET,
           /** the management API key (EDC's `tokenbased` auth, header x-api-key) */
           apiKey: e.CONNECTOR_API_KEY,
+          /** a runtime-scoped connector's one participant (its `edc.participant.id`) */
+          participantId: e.CONNECTOR_PARTICIPANT_ID,
         }
       : undefined,
     tenantManagerUrl: e.TENANT_MANAGER_URL,

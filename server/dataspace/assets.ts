@@ -16,7 +16,6 @@ import {
 } from "../dataspace-protocol";
 import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { callerMistake, describeUpstream, liveOrNull } from "./failures";
-import { isRuntimeScoped } from "./connector-client";
 import { isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -288,15 +287,14 @@ export function buildContractDefinition(assetId: string, policyId: string): Reco
 /**
  * The policy an asset is to be offered under is a policy definition of its participant at the connector
  * (EDC does not check it when a contract definition names it): 400 otherwise, before anything is written.
- * A 404 of a participant-scoped connector may mean the context is unknown: then the asset's own 404.
+ * A 404 may mean the context is unknown to the connector: then the asset's own 404.
  */
 async function assertPolicyHeld(rt: DataspaceRuntime, participantId: string, policyId: string) {
   try {
     await rt.connector.getPolicyDefinition(participantId, policyId);
   } catch (e) {
     if (!isNotFound(e)) throw badGateway(CREATE_FAILED, describeUpstream(e));
-    const scoped = !isRuntimeScoped(rt.connector.apiVersion);
-    if (scoped && !(await orNull(rt.connector.getParticipantContext(participantId))))
+    if (!(await orNull(rt.connector.getParticipantContext(participantId))))
       throw new ApiError(404, ASSET_MISTAKES.notFound);
     throw invalidField("policyId", POLICY_NOT_HELD(participantId, policyId));
   }

@@ -1,6 +1,12 @@
 import type { z } from "zod";
+import { isRuntimeScoped } from "../config";
 import { MANAGEMENT_CONTEXT, querySpec } from "../dataspace-protocol";
-import { createUpstreamHttp, type UpstreamClientOptions, type UpstreamHttp } from "./upstream-http";
+import {
+  createUpstreamHttp,
+  UpstreamError,
+  type UpstreamClientOptions,
+  type UpstreamHttp,
+} from "./upstream-http";
 import {
   assetList,
   assetSchema,
@@ -11,6 +17,7 @@ import {
   negotiationSchema,
   participantContextList,
   participantContextSchema,
+  type ParticipantContext,
   policyDefinitionList,
   policyDefinitionSchema,
   transferList,
@@ -22,13 +29,11 @@ export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "bas
   apiVersion: string;
   /** the management API key (EDC's `tokenbased` authentication), sent as `x-api-key` */
   apiKey?: string;
+  /** a runtime-scoped connector's one participant (`edc.participant.id`; config requires it there) */
+  participantId?: string;
 }
 
-/**
- * whether EDC runtimes of one participant, without participant-scoped paths, serve `apiVersion`: only
- * `v4beta` (EDC 0.15; its `v3` is too, but the hub's tests and policy service address `v3` participant-scoped).
- */
-export const isRuntimeScoped = (apiVersion: string) => apiVersion === "v4beta";
+export { isRuntimeScoped };
 
 /**
  * Where a pulled transfer's endpoint data reference is read: EDC 0.15's EDR cache API is only at `v3`
@@ -41,6 +46,8 @@ export function edrDataAddressPath(apiVersion: string, contextPath: string, tran
 }
 
 const LIST_LIMIT = 500;
+/** the path of a call in a context a runtime-scoped connector is not (never sent: see ctxPath) */
+const FOREIGN = "\u0000foreign:";
 type Body = Record<string, unknown>;
 
 /**
@@ -55,16 +62,42 @@ type Body = Record<string, unknown>;
 export type ConnectorClient = ReturnType<typeof createConnectorClient>;
 
 export function createConnectorClient(options: ConnectorClientOptions) {
-  const http: UpstreamHttp = createUpstreamHttp({
+  const upstream = createUpstreamHttp({
     ...options,
     name: "connector",
     baseUrl: options.managementUrl,
     headers: options.apiKey ? { "x-api-key": options.apiKey } : undefined,
   });
   const v = options.apiVersion;
-  const ctxPath = isRuntimeScoped(v)
-    ? () => `/${v}`
+  if (isRuntimeScoped(v) && !options.participantId)
+    throw new Error(`a ${v} connector is one participant: its participant id is required`);
+  const own = options.participantId!;
+  const runtime = isRuntimeScoped(v) ? { "@id": own, identity: own, state: "ACTIVATED" } : undefined;
+  /**
+   * A runtime-scoped connector is one participant: its context is the runtime's participant id, and a
+   * call in any other context is answered as a participant-scoped connector answers an unknown one (404),
+   * without being sent: the runtime would take it as its own participant's (issue 34).
+   */
+  const notThisRuntime = (contextId: string) =>
+    new UpstreamError(
+      "connector",
+      "status",
+      `participant context ${contextId} not found: the connector is the runtime of ${runtime!["@id"]}`,
+      404,
+    );
+  const ctxPath = runtime
+    ? (contextId: string) =>
+        contextId === runtime["@id"] ? `/${v}` : `${FOREIGN}${encodeURIComponent(contextId)}/`
     : (contextId: string) => `/${v}/participants/${encodeURIComponent(contextId)}`;
+  const refuseForeign = (path: string) =>
+    path.startsWith(FOREIGN)
+      ? Promise.reject(notThisRuntime(decodeURIComponent(path.slice(FOREIGN.length).split("/")[0]!)))
+      : undefined;
+  const http: UpstreamHttp = {
+    ...upstream,
+    request: (method, path, o) => refuseForeign(path) ?? upstream.request(method, path, o),
+    send: (method, path, o) => refuseForeign(path) ?? upstream.send(method, path, o),
+  };
   const list = (sortField: string) =>
     querySpec({ offset: 0, limit: LIST_LIMIT, sortOrder: "DESC", sortField });
   const get = <S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal) =>
@@ -78,14 +111,19 @@ export function createConnectorClient(options: ConnectorClientOptions) {
   return {
     managementUrl: http.baseUrl,
     apiVersion: v,
-    listParticipantContexts: (signal?: AbortSignal) =>
-      http.request("GET", `/${v}/participants`, {
-        schema: participantContextList,
-        query: { offset: 0, limit: LIST_LIMIT },
-        signal,
-      }),
-    getParticipantContext: (id: string, signal?: AbortSignal) =>
-      get(ctxPath(id), participantContextSchema, signal),
+    /** a runtime-scoped connector's one context is its participant (its id a DID where the dataspace uses DCP) */
+    listParticipantContexts: (signal?: AbortSignal): Promise<ParticipantContext[]> =>
+      runtime
+        ? Promise.resolve([{ ...runtime }])
+        : http.request("GET", `/${v}/participants`, {
+            schema: participantContextList,
+            query: { offset: 0, limit: LIST_LIMIT },
+            signal,
+          }),
+    getParticipantContext: (id: string, signal?: AbortSignal): Promise<ParticipantContext> =>
+      runtime
+        ? (refuseForeign(ctxPath(id)) ?? Promise.resolve({ ...runtime }))
+        : get(ctxPath(id), participantContextSchema, signal),
 
     listAssets: (id: string, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/assets/request`, assetList, querySpec({ limit: LIST_LIMIT }), signal),
@@ -161,6 +199,7 @@ export function createConnectorClient(options: ConnectorClientOptions) {
         signal,
       ),
     getEndpointDataReference: (id: string, transferId: string, signal?: AbortSignal) =>
+      refuseForeign(ctxPath(id)) ??
       get(edrDataAddressPath(v, ctxPath(id), transferId), edrDataAddressSchema, signal),
   };
 }

@@ -35,6 +35,7 @@ describe("the connector client's paths and headers", () => {
       apiVersion: "v4beta",
       timeoutMs: 2000,
       apiKey: "k-1",
+      participantId: "did:web:anyone",
     });
     await client.listAssets("did:web:anyone");
     const [req] = double.received("POST", "/m/v4beta/assets/request");
@@ -42,6 +43,37 @@ describe("the connector client's paths and headers", () => {
     expect(req!.body).toMatchObject({ "@context": [MANAGEMENT_CONTEXT], "@type": "QuerySpec" });
     await client.getEndpointDataReference("did:web:anyone", "t-1");
     expect(double.received("GET", "/m/v3/edrs/t-1/dataaddress")).toHaveLength(1);
+  });
+
+  it("v4beta: the runtime is one participant: its context is listed, a call in any other is answered 404 and not sent (issue 34)", async () => {
+    double.on("POST", "/m/v4beta/assets", { json: { "@type": "IdResponse", "@id": "a-1" } });
+    const client = createConnectorClient({
+      managementUrl: `${double.url}/m`,
+      apiVersion: "v4beta",
+      timeoutMs: 2000,
+      apiKey: "k-1",
+      participantId: "did:web:runtime",
+    });
+    expect(await client.listParticipantContexts()).toEqual([
+      { "@id": "did:web:runtime", identity: "did:web:runtime", state: "ACTIVATED" },
+    ]);
+    expect((await client.getParticipantContext("did:web:runtime"))["@id"]).toBe("did:web:runtime");
+    const asset = { "@id": "a-1", properties: {} };
+    for (const call of [
+      () => client.createAsset("alphaklinik-berlin", asset),
+      () => client.listNegotiations("alphaklinik-berlin"),
+      () => client.deleteAsset("alphaklinik-berlin", "a-1"),
+      () => client.getEndpointDataReference("alphaklinik-berlin", "t-1"),
+      () => client.getParticipantContext("alphaklinik-berlin"),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ upstream: "connector", failure: "status", status: 404 });
+    }
+    expect(double.requests).toHaveLength(0);
+    await client.createAsset("did:web:runtime", asset);
+    expect(double.received("POST", "/m/v4beta/assets")).toHaveLength(1);
+    expect(() =>
+      createConnectorClient({ managementUrl: `${double.url}/m`, apiVersion: "v4beta", timeoutMs: 2000 }),
+    ).toThrow(/participant id is required/);
   });
 
   it("other versions: participant-scoped paths, no key header", async () => {
@@ -68,6 +100,7 @@ describe("the connector client's paths and headers", () => {
       CONNECTOR_TOKEN_URL: `${double.url}/token`,
       CONNECTOR_CLIENT_ID: "hub",
       CONNECTOR_CLIENT_SECRET: "s",
+      CONNECTOR_PARTICIPANT_ID: "did:web:c",
       DEMO_RECORDS: "off",
     });
     expect(config.connector?.apiVersion).toBe("v4beta");

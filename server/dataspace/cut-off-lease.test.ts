@@ -70,6 +70,7 @@ describe.each(storeDialects())("a permit cut-off's attempt within its lease on %
       DATA_DIR: ":memory:",
       PUBLIC_URL: "http://127.0.0.1:3995",
       CONNECTOR_MANAGEMENT_URL: `${double.url}/m`,
+      CONNECTOR_PARTICIPANT_ID: CONSUMER,
       UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
       DEMO_RECORDS: "off",
     });

@@ -329,8 +329,12 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
   // one upstream call, bounded by its own time-out: no deadline armed per request (decision 0042)
   const contexts = await orNull(rt.connector.listParticipantContexts());
   const ctx = contexts?.find((c) => didOfContext(c) === did);
+  // the connector listed its contexts and none is the organisation's: it acts in none (a runtime-scoped
+  // connector is one participant, maybe another organisation; issue 34). The connector unreachable: the
+  // organisation's own slug, its demonstration records' participant
+  const none = contexts && !ctx;
   return {
-    id: ctx?.["@id"] ?? org?.slug ?? slugOfDid(did),
+    id: none ? `user:${user.username}` : (ctx?.["@id"] ?? org?.slug ?? slugOfDid(did)),
     displayName: org?.displayName ?? user.organisation,
     organization: user.organisation,
     role,

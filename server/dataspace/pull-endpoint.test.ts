@@ -123,6 +123,7 @@ async function hub(
     DATA_DIR: ":memory:",
     PUBLIC_URL: "http://127.0.0.1:3994",
     CONNECTOR_MANAGEMENT_URL: `${connector.url}/m`,
+    CONNECTOR_PARTICIPANT_ID: CONSUMER,
     UPSTREAM_TIMEOUT_MS: "3000",
     DEMO_RECORDS: "off",
   });

@@ -33,6 +33,7 @@ describe("the clients of a restart", () => {
       clientId: undefined,
       clientSecret: undefined,
       apiKey: undefined,
+      participantId: undefined,
       ...credentials,
     };
     const config = loadConfig({ NODE_ENV: "test", DATA_DIR: ":memory:", UPSTREAM_TIMEOUT_MS: "2000" });

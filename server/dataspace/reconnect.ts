@@ -21,6 +21,8 @@ export interface ServiceEndpoints {
   clientSecret?: string;
   /** the connector's management API key (EDC `tokenbased` auth) */
   apiKey?: string;
+  /** a runtime-scoped connector's one participant */
+  participantId?: string;
 }
 
 /**
@@ -42,6 +44,7 @@ export function upstreamClients(
         managementUrl: endpoints.managementUrl,
         apiVersion: endpoints.apiVersion,
         apiKey: endpoints.apiKey,
+        participantId: endpoints.participantId,
       }),
       cache,
     ),

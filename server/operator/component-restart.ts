@@ -97,6 +97,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
             clientId: c?.clientId,
             clientSecret: c?.clientSecret,
             apiKey: c?.apiKey,
+            participantId: c?.participantId,
           });
           action = "client re-initialised: new connections and a fresh access token on the next call";
         }

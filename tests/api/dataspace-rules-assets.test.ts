@@ -226,7 +226,11 @@ describe("an asset offered under a policy (POST /api/assets with policyId, decis
 
   for (const [shape, env, base] of [
     ["participant-scoped (embedded, virtual connector)", {}, `${MGMT}/alpha`],
-    ["runtime-scoped (EDC 0.15 v4beta)", { CONNECTOR_API_VERSION: "v4beta" }, "/mgmt/v4beta"],
+    [
+      "runtime-scoped (EDC 0.15 v4beta)",
+      { CONNECTOR_API_VERSION: "v4beta", CONNECTOR_PARTICIPANT_ID: "alpha" },
+      "/mgmt/v4beta",
+    ],
   ] as const) {
     it(`${shape}: checks the policy, registers the asset, then offers it by the contract definition <assetId>-offer`, async () => {
       const ds = await dataspace(env);

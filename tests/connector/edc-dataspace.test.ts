@@ -10,6 +10,8 @@ import { PERMIT_ID } from "../support/permits";
 import { createPolicyService } from "../../server/policies/service";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
+import type { SessionUser } from "../../server/auth/user";
+import { NO_CONTEXT } from "../../server/dataspace/acting";
 import { callDataspace } from "../support/dataspace-call";
 import { closedPortUrl } from "../support/upstream-double";
 import { until } from "../support/until";
@@ -42,6 +44,7 @@ const permits: PermitRegister = {
 async function hubFor(
   managementUrl: string,
   apiKey: string,
+  participantId: string,
   bridge?: { publicUrl: string; source: (assetId: string) => Promise<unknown> },
 ) {
   const config = loadConfig({
@@ -50,6 +53,7 @@ async function hubFor(
     PUBLIC_URL: bridge?.publicUrl ?? "http://127.0.0.1:3998",
     CONNECTOR_MANAGEMENT_URL: managementUrl,
     CONNECTOR_API_KEY: apiKey,
+    CONNECTOR_PARTICIPANT_ID: participantId,
     UPSTREAM_TIMEOUT_MS: "15000",
   });
   const db = openDatabase(":memory:");
@@ -94,9 +98,9 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
   let contractId = "";
 
   beforeAll(async () => {
-    provider = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!);
-    consumer = await hubFor(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!);
-    down = (await hubFor(`${await closedPortUrl()}/management`, "none")).ds;
+    provider = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, PROVIDER);
+    consumer = await hubFor(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!, CONSUMER);
+    down = (await hubFor(`${await closedPortUrl()}/management`, "none", CONSUMER)).ds;
   });
   afterAll(async () => {
     for (const o of opened) {
@@ -155,6 +159,75 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
       buildContractDefinition(assetId, policyId),
     );
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
+  });
+
+  it("a runtime is one participant: only its own organisation acts in it; another organisation's member is refused and writes nothing; the lists show that one participant", async () => {
+    // a member of the organisation the provider's runtime is (its DID is the runtime's participant id)
+    const own: SessionUser = {
+      sub: "provider-holder",
+      username: "provider-holder",
+      name: "Provider Holder",
+      roles: ["DATA_HOLDER"],
+      organisation: "Provider Hospital",
+      participantDid: PROVIDER,
+    };
+    const foreignId = `foreign-${Date.now()}`;
+    // AlphaKlinik's data holder names its own organisation's context at a hub whose connector is another
+    // participant's runtime: before, the hub sent it to that runtime, as the runtime's participant
+    const refused = await callDataspace(provider.ds, "POST /api/assets", {
+      as: "clinic",
+      body: {
+        participantId: "alphaklinik-berlin",
+        assetId: foreignId,
+        name: "Not ours",
+        dataAddress: { type: "HttpData", baseUrl: "http://127.0.0.1:9/x" },
+      },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    expect(refused.body.error).toBe(NO_CONTEXT);
+    const read = await callDataspace(provider.ds, "GET /api/negotiations", {
+      as: "clinic",
+      query: { participantId: "alphaklinik-berlin" },
+    });
+    expect(read.status).toBe(403);
+    // an operator naming a context the runtime is not: nothing is written there either
+    const elsewhere = await callDataspace(provider.ds, "POST /api/assets", {
+      body: {
+        participantId: "alphaklinik-berlin",
+        assetId: foreignId,
+        name: "Not ours",
+        dataAddress: { type: "HttpData", baseUrl: "http://127.0.0.1:9/x" },
+      },
+    });
+    expect([elsewhere.status, elsewhere.body]).toEqual([
+      404,
+      { error: "The participant context is not known to the connector" },
+    ]);
+    const held = await management(
+      env.EDC_PROVIDER_MANAGEMENT_URL!,
+      env.EDC_PROVIDER_API_KEY!,
+      "GET",
+      `/v4beta/assets/${foreignId}`,
+    );
+    expect(held.status).toBe(404);
+
+    // the runtime's own organisation acts in it, as itself
+    const me = await callDataspace(provider.ds, "GET /api/participants/me", { user: own });
+    expect(me.body).toMatchObject({ id: PROVIDER, did: PROVIDER });
+    const mine = await callDataspace(provider.ds, "GET /api/assets", {
+      user: own,
+      query: { participantId: PROVIDER },
+    });
+    expect(mine.status).toBe(200);
+    expect(mine.body.map((a: { "@id": string }) => a["@id"])).toContain(assetId);
+    // the participant list and the grouped asset list: the runtime's one participant
+    const participants = await callDataspace(provider.ds, "GET /api/participants");
+    expect(participants.status).toBe(200);
+    expect(participants.body.map((p: { participantId: string }) => p.participantId)).toEqual([PROVIDER]);
+    const grouped = await callDataspace(provider.ds, "GET /api/assets");
+    expect(grouped.status).toBe(200);
+    const group = grouped.body.find((g: { participantId: string }) => g.participantId === PROVIDER);
+    expect(group.assets.map((a: { "@id": string }) => a["@id"])).toContain(assetId);
   });
 
   it("the provider's hub replaces and deletes a policy at the connector (PUT, DELETE): in sync, no hub-only copy", async () => {
@@ -359,8 +432,9 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     expect(started.body).toMatchObject({ error: "Failed to initiate contract negotiation" });
     expect(typeof started.body.detail).toBe("string");
 
+    // in its own runtime's context (another context is not sent: the test above)
     const asset = await callDataspace(down, "POST /api/assets", {
-      body: { participantId: PROVIDER, assetId: "a-1", name: "n" },
+      body: { participantId: CONSUMER, assetId: "a-1", name: "n" },
     });
     expect(asset.status).toBe(502);
     expect(asset.body).toEqual({ error: "Failed to create asset" });
@@ -401,7 +475,7 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
       ]).flat(),
     };
     try {
-      bridged = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, {
+      bridged = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, PROVIDER, {
         publicUrl: at(bridgeServer),
         source: async () => population,
       });

@@ -24,8 +24,11 @@ const PROVIDER = env.EDC_PROVIDER_ID ?? "";
 /** the provider's DSP 2025-1 address (EDC 0.15: `<protocol>/2025-1`), and its catalogue request address */
 const PROVIDER_DSP = `${env.EDC_PROVIDER_PROTOCOL_URL}/2025-1`;
 const PROVIDER_CATALOGUE = `${PROVIDER_DSP}/catalog/request`;
-/** the researcher's organisation: with a runtime-scoped connector its context is its built-in slug */
-const CONSUMER_CONTEXT = "pharmaco";
+/**
+ * the consumer's runtime is the researcher's organisation's connector (PharmaCo's DID, connector-pass.mjs):
+ * its one context is that participant id
+ */
+const CONSUMER_CONTEXT = env.EDC_CONSUMER_ID ?? "";
 
 describe.skipIf(!enabled)("negotiate by the participant directory, against real EDC connectors", () => {
   let h: RouteHarness;
@@ -41,6 +44,7 @@ describe.skipIf(!enabled)("negotiate by the participant directory, against real 
       apiVersion: "v4beta",
       timeoutMs: 15_000,
       apiKey: env.EDC_PROVIDER_API_KEY!,
+      participantId: PROVIDER,
     });
     await provider.createAsset(PROVIDER, {
       "@context": [MANAGEMENT_CONTEXT],
@@ -67,6 +71,7 @@ describe.skipIf(!enabled)("negotiate by the participant directory, against real 
       CONNECTOR_MANAGEMENT_URL: env.EDC_CONSUMER_MANAGEMENT_URL!,
       CONNECTOR_API_KEY: env.EDC_CONSUMER_API_KEY!,
       CONNECTOR_API_VERSION: "v4beta",
+      CONNECTOR_PARTICIPANT_ID: CONSUMER_CONTEXT,
       UPSTREAM_TIMEOUT_MS: "15000",
     });
     // a contract needs a data permit: the stand-in access body holds one for every dataset

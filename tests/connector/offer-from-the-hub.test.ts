@@ -26,13 +26,14 @@ const PROVIDER_DSP = `${env.EDC_PROVIDER_PROTOCOL_URL}/2025-1`;
 
 const opened: { db: Db; ds: Dataspace }[] = [];
 
-async function hubFor(managementUrl: string, apiKey: string) {
+async function hubFor(managementUrl: string, apiKey: string, participantId: string) {
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
     PUBLIC_URL: "http://127.0.0.1:3998",
     CONNECTOR_MANAGEMENT_URL: managementUrl,
     CONNECTOR_API_KEY: apiKey,
+    CONNECTOR_PARTICIPANT_ID: participantId,
     UPSTREAM_TIMEOUT_MS: "15000",
   });
   const db = openDatabase(":memory:");
@@ -72,8 +73,8 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
     );
 
   beforeAll(async () => {
-    provider = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!);
-    consumer = await hubFor(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!);
+    provider = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, PROVIDER);
+    consumer = await hubFor(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!, CONSUMER);
     const policy = await provider.policies.create(
       PROVIDER,
       {

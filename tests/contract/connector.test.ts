@@ -58,16 +58,22 @@ describe.runIf(!!env.EDC_PROVIDER_MANAGEMENT_URL && !!env.EDC_CONSUMER_MANAGEMEN
   "Connector contract: real EDC connectors",
   () => {
     connectorContract(async () => {
-      const client = (managementUrl: string, apiKey: string) =>
-        createConnectorClient({ managementUrl, apiVersion: "v4beta", timeoutMs: 15_000, apiKey });
+      const client = (managementUrl: string, apiKey: string, participantId: string) =>
+        createConnectorClient({
+          managementUrl,
+          apiVersion: "v4beta",
+          timeoutMs: 15_000,
+          apiKey,
+          participantId,
+        });
       return {
         provider: {
-          client: client(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!),
+          client: client(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, env.EDC_PROVIDER_ID!),
           contextId: env.EDC_PROVIDER_ID!,
           did: env.EDC_PROVIDER_ID!,
         },
         consumer: {
-          client: client(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!),
+          client: client(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!, env.EDC_CONSUMER_ID!),
           contextId: env.EDC_CONSUMER_ID!,
         },
         providerAddress: `${env.EDC_PROVIDER_PROTOCOL_URL}/2025-1`,

@@ -24,6 +24,8 @@ export interface DataspaceCall {
   params?: Record<string, string>;
   /** the persona calling (default admin) */
   as?: string;
+  /** or a user that is no persona (a member of an organisation outside the built-in table) */
+  user?: SessionUser;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
     url,
     query: url.searchParams,
     params: opts.params ?? {},
-    user: personaUser(opts.as ?? "admin"),
+    user: opts.user ?? personaUser(opts.as ?? "admin"),
     services: { dataspace: ds } as unknown as Services,
   };
   const handler = dataspaceHandlers[key];
