@@ -84,8 +84,21 @@ describe.skipIf(!enabled)("negotiate by the participant directory, against real 
   }, 60_000);
   afterAll(async () => h?.close());
 
-  const load = async (path: string) =>
-    loader({ request: await h.request("researcher", path), context: h.context, params: {} });
+  const load = async (path: string, as = "researcher") =>
+    loader({ request: await h.request(as, path), context: h.context, params: {} });
+
+  it("the page acts in the runtime's one participant: the operator's choice, and no other organisation's (decision 0110)", async () => {
+    // before, an operator's page said "No participant context is available" (a runtime lists no contexts)
+    const operator = await load("/negotiate", "admin");
+    expect(operator.acting).toMatchObject({ participantId: CONSUMER_CONTEXT, canChoose: true, reason: null });
+    expect(operator.acting.choices.map((c) => c.participantId)).toEqual([CONSUMER_CONTEXT]);
+    // AlphaKlinik is not the participant this runtime is: its member's page acts in nothing
+    const clinic = await load("/negotiate", "clinic");
+    expect(clinic.acting).toMatchObject({
+      participantId: null,
+      reason: "AlphaKlinik Berlin is not a participant of the dataspace.",
+    });
+  });
 
   it("the API: a catalogue by the provider's DID alone goes to the directory entry's DSP address", async () => {
     const r = await fetch(
