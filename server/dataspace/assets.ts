@@ -15,9 +15,9 @@ import {
   type Disclosure,
 } from "../dataspace-protocol";
 import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream, liveOrNull } from "./failures";
+import { callerMistake, describeUpstream, liveOrNull, or502 } from "./failures";
 import { isNotFound, isUpstreamError } from "./upstream-http";
-import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
+import type { ConnectorAsset, ContractDefinition, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 import { bridgeAddressFor } from "./graph-bridge";
@@ -287,18 +287,35 @@ export function buildContractDefinition(assetId: string, policyId: string): Reco
 /**
  * The policy an asset is to be offered under is a policy definition of its participant at the connector
  * (EDC does not check it when a contract definition names it): 400 otherwise, before anything is written.
- * A 404 may mean the context is unknown to the connector: then the asset's own 404.
+ * A 404 may mean the context is unknown to the connector: then the asset's own 404. The read failing:
+ * the spec's 502 with `failed`, the text of the write it precedes.
  */
-async function assertPolicyHeld(rt: DataspaceRuntime, participantId: string, policyId: string) {
+async function assertPolicyHeld(
+  rt: DataspaceRuntime,
+  participantId: string,
+  policyId: string,
+  failed: string,
+) {
   try {
     await rt.connector.getPolicyDefinition(participantId, policyId);
   } catch (e) {
-    if (!isNotFound(e)) throw badGateway(CREATE_FAILED, describeUpstream(e));
+    if (!isNotFound(e)) throw badGateway(failed, describeUpstream(e));
     if (!(await orNull(rt.connector.getParticipantContext(participantId))))
       throw new ApiError(404, ASSET_MISTAKES.notFound);
     throw invalidField("policyId", POLICY_NOT_HELD(participantId, policyId));
   }
 }
+
+/** the hub's offer of a registered asset: its contract definition `<assetId>-offer` under `policyId` */
+const offer = (rt: DataspaceRuntime, participantId: string, assetId: string, policyId: string) =>
+  rt.connector.createContractDefinition(participantId, buildContractDefinition(assetId, policyId));
+
+/** the connector answered 409: the id is taken (by a definition of the hub's name, perhaps not the hub's) */
+const isTaken = (e: unknown) => isUpstreamError(e) && e.failure === "status" && e.status === 409;
+
+/** what an offer's audit entry adds to its target */
+const offeredAs = (assetId: string, policyId: string) =>
+  `offered as ${offerDefinitionId(assetId)} under ${policyId}`;
 
 /**
  * Offers a registered asset under its policy; when the connector does not take the contract definition,
@@ -309,10 +326,9 @@ async function offerOrUndo(rt: DataspaceRuntime, input: AssetInput, policyId: st
   const { participantId, assetId } = input;
   const definitionId = offerDefinitionId(assetId);
   try {
-    await rt.connector.createContractDefinition(participantId, buildContractDefinition(assetId, policyId));
+    await offer(rt, participantId, assetId, policyId);
   } catch (e) {
-    const taken = isUpstreamError(e) && e.failure === "status" && e.status === 409;
-    if (!taken) await settle(rt.connector.deleteContractDefinition(participantId, definitionId));
+    if (!isTaken(e)) await settle(rt.connector.deleteContractDefinition(participantId, definitionId));
     const undone = await settle(rt.connector.deleteAsset(participantId, assetId));
     const why = `the connector did not take the contract definition ${definitionId} (${describeUpstream(e)})`;
     throw badGateway(
@@ -336,7 +352,7 @@ export async function createAsset(
 ): Promise<IdResponse> {
   await assertDatasetsHeld(rt, input);
   const { policyId } = input;
-  if (policyId) await assertPolicyHeld(rt, input.participantId, policyId);
+  if (policyId) await assertPolicyHeld(rt, input.participantId, policyId, CREATE_FAILED);
   return audited(
     rt,
     { action: "asset.create", actor, target: `${input.participantId}: ${input.assetId}` },
@@ -347,6 +363,130 @@ export async function createAsset(
     },
     // the caller's mistake (unknown context, duplicate assetId) is a 4xx; the spec's 502 is the connector's failure
     (e) => (e instanceof ApiError ? e : (callerMistake(e, ASSET_MISTAKES) ?? badGateway(CREATE_FAILED))),
-    policyId ? () => `offered as ${offerDefinitionId(input.assetId)} under ${policyId}` : undefined,
+    policyId ? () => offeredAs(input.assetId, policyId) : undefined,
+  );
+}
+
+/** One contract definition that offers an asset: its id, its contract policy, whether it is the hub's offer. */
+export interface AssetOffer {
+  definitionId: string;
+  policyId: string;
+  byHub: boolean;
+}
+
+const OFFERS_FAILED = "Failed to list offers";
+
+/**
+ * The asset ids a contract definition selects, as far as the hub reads its selector: an empty selector
+ * selects every asset of the participant (as EDC reads it; the embedded seed's default definition); else
+ * every criterion is on the asset's id (`https://w3id.org/edc/v0.0.1/ns/id`, `edc:id` or `id`) with `=` and
+ * one id (as buildContractDefinition writes it) or `in` and a list of ids, and the selector picks the ids
+ * they all allow. Any other criterion (on a property, another operator): undefined, not read as an offer.
+ */
+function selectedAssets(def: ContractDefinition): "every" | string[] | undefined {
+  let ids: string[] | undefined;
+  for (const c of def.assetsSelector === undefined ? [] : [def.assetsSelector].flat()) {
+    if (![EDC_ID, "edc:id", "id"].includes(String(c.operandLeft))) return undefined;
+    const right = c.operandRight;
+    const allowed =
+      c.operator === "=" && typeof right === "string"
+        ? [right]
+        : c.operator === "in" && Array.isArray(right)
+          ? right.filter((x): x is string => typeof x === "string")
+          : undefined;
+    if (!allowed) return undefined;
+    ids = ids ? ids.filter((id) => allowed.includes(id)) : allowed;
+  }
+  return ids ?? "every";
+}
+
+/**
+ * Which of a participant's assets its connector offers, and under which policies: the contract definitions
+ * of its context whose selector picks the asset (selectedAssets), each with its contract policy; the hub's
+ * own offer is the definition `<assetId>-offer` (decision 0111). The connector failing: the spec's 502.
+ */
+export async function offersOf(
+  rt: DataspaceRuntime,
+  participantId: string,
+): Promise<(assetId: string) => AssetOffer[]> {
+  const definitions = await or502(() => rt.connector.listContractDefinitions(participantId), OFFERS_FAILED);
+  const read = definitions.map((d) => ({ d, selected: selectedAssets(d) }));
+  return (assetId) =>
+    read
+      .filter(({ selected }) => selected === "every" || selected?.includes(assetId))
+      .map(({ d }) => ({
+        definitionId: d["@id"],
+        policyId: d.contractPolicyId ?? d.accessPolicyId ?? "",
+        byHub: d["@id"] === offerDefinitionId(assetId),
+      }));
+}
+
+const OFFER_FAILED = "Failed to offer asset";
+const WITHDRAW_FAILED = "Failed to withdraw offer";
+export const POLICY_REQUIRED = "policyId is required";
+export const ASSET_NOT_HELD = (participantId: string, assetId: string) =>
+  `${participantId} has no asset ${assetId} at its connector`;
+export const OFFERED_ALREADY = (assetId: string) =>
+  `The hub offers ${assetId} already (${offerDefinitionId(assetId)}): withdraw that offer first`;
+export const NO_HUB_OFFER = (assetId: string) =>
+  `The hub has no offer of ${assetId} (${offerDefinitionId(assetId)}) to withdraw`;
+
+/**
+ * Offers an asset registered without one (decision 0111): the policy checked as on registration (400,
+ * nothing written), the asset read at the connector (404 when it has none), then the hub's definition
+ * `<assetId>-offer`; 409 when the connector holds that one already. Audited as `asset.offer`.
+ */
+export async function offerAsset(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  policyIdValue: unknown,
+  actor = "system",
+): Promise<IdResponse> {
+  checkId(assetId, "assetId");
+  const policyId = policyIdOf(policyIdValue);
+  if (!policyId) throw missingFields({ policyId }, POLICY_REQUIRED);
+  await assertPolicyHeld(rt, participantId, policyId, OFFER_FAILED);
+  try {
+    await rt.connector.getAsset(participantId, assetId);
+  } catch (e) {
+    throw isNotFound(e)
+      ? new ApiError(404, ASSET_NOT_HELD(participantId, assetId))
+      : badGateway(OFFER_FAILED, describeUpstream(e));
+  }
+  return audited(
+    rt,
+    { action: "asset.offer", actor, target: `${participantId}: ${assetId}` },
+    () => offer(rt, participantId, assetId, policyId),
+    (e) =>
+      isTaken(e)
+        ? new ApiError(409, OFFERED_ALREADY(assetId))
+        : badGateway(OFFER_FAILED, describeUpstream(e)),
+    () => offeredAs(assetId, policyId),
+  );
+}
+
+/**
+ * Withdraws the hub's offer of an asset: deletes its definition `<assetId>-offer` (404 when there is none).
+ * Definitions made at the connector outside the hub are not the hub's to withdraw. Audited as
+ * `asset.offer.withdraw`.
+ */
+export async function withdrawOffer(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  actor = "system",
+): Promise<void> {
+  checkId(assetId, "assetId");
+  const definitionId = offerDefinitionId(assetId);
+  await audited(
+    rt,
+    { action: "asset.offer.withdraw", actor, target: `${participantId}: ${assetId}` },
+    () => rt.connector.deleteContractDefinition(participantId, definitionId),
+    (e) =>
+      isNotFound(e)
+        ? new ApiError(404, NO_HUB_OFFER(assetId))
+        : badGateway(WITHDRAW_FAILED, describeUpstream(e)),
+    () => `withdrew ${definitionId}`,
   );
 }

@@ -53,6 +53,8 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       write(client.deletePolicyDefinition(id, policyId, signal)),
     createContractDefinition: (id, definition, signal) =>
       write(client.createContractDefinition(id, definition, signal)),
+    listContractDefinitions: (id, signal) =>
+      cache.read(keyText("contractdefinitions", id), signal, (s) => client.listContractDefinitions(id, s)),
     deleteContractDefinition: (id, definitionId, signal) =>
       write(client.deleteContractDefinition(id, definitionId, signal)),
     // another participant's answer, with offer ids the provider issues afresh on each request: not

@@ -11,6 +11,7 @@ import {
   assetList,
   assetSchema,
   catalogSchema,
+  contractDefinitionList,
   edrDataAddressSchema,
   idResponseSchema,
   negotiationList,
@@ -161,6 +162,14 @@ export function createConnectorClient(options: ConnectorClientOptions) {
      */
     createContractDefinition: (id: string, definition: Body, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/contractdefinitions`, idResponseSchema, definition, signal),
+    /** the context's contract definitions (EDC 0.15: `POST /v4beta/contractdefinitions/request`, a QuerySpec) */
+    listContractDefinitions: (id: string, signal?: AbortSignal) =>
+      post(
+        `${ctxPath(id)}/contractdefinitions/request`,
+        contractDefinitionList,
+        querySpec({ limit: LIST_LIMIT }),
+        signal,
+      ),
     /** DELETE of a contract definition (204; 404 unknown) */
     deleteContractDefinition: (id: string, definitionId: string, signal?: AbortSignal) =>
       http.send("DELETE", item(`${ctxPath(id)}/contractdefinitions`, definitionId), { signal }),

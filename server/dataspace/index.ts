@@ -34,7 +34,7 @@ import * as transfers from "./transfers";
  */
 export { EVERY_PARTICIPANT, negotiationsAcross, type HeldNegotiation } from "./across";
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
-export { didOfParticipant } from "./assets";
+export { didOfParticipant, type AssetOffer } from "./assets";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
 export { CREDENTIAL_NOT_FOUND, issuanceStartedSchema } from "./credentials";
 export { credentialDefinitionSchema } from "./upstream-schemas";
@@ -215,6 +215,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     listAssets: bind(assets.listAssetsOf),
     listAssetGroups: bind(assets.listAssetGroups),
     createAsset: bind(assets.createAsset),
+    /** which of a participant's assets its connector offers, under which policies (the share page) */
+    offersOf: bind(assets.offersOf),
+    offerAsset: bind(assets.offerAsset),
+    withdrawOffer: bind(assets.withdrawOffer),
 
     listParticipants: bind(participants.listParticipants),
     onboardParticipant: bind(participants.onboardParticipant),

@@ -80,6 +80,19 @@ export const policyDefinitionSchema = z.looseObject({
 });
 export const policyDefinitionList = jsonLdList(policyDefinitionSchema);
 
+/**
+ * A contract definition: which assets (`assetsSelector`, criteria; EDC compacts a list of one to the
+ * criterion itself) are offered under which access and contract policy.
+ */
+export const contractDefinitionSchema = z.looseObject({
+  "@id": z.string().min(1),
+  accessPolicyId: z.string().optional(),
+  contractPolicyId: z.string().optional(),
+  assetsSelector: z.union([z.array(jsonObject), jsonObject]).optional(),
+});
+export type ContractDefinition = z.infer<typeof contractDefinitionSchema>;
+export const contractDefinitionList = jsonLdList(contractDefinitionSchema);
+
 /** An endpoint data reference (EDR): the data address of a started pull transfer. */
 export const edrDataAddressSchema = z.looseObject({}).transform((o, ctx) => {
   const pick = (k: string) => {

@@ -67,6 +67,20 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
     dataAddress: { type: "HttpData", baseUrl: "http://127.0.0.1:9/data" },
     ...extra,
   });
+  /** the offers of the hub's definition of `assetId` in the provider's catalogue, as the consumer's hub finds it */
+  const hubOffersInCatalogue = async (assetId: string) => {
+    const r = await callDataspace(consumer.ds, "GET /api/negotiations", {
+      query: {
+        participantId: CONSUMER,
+        catalog: "true",
+        providerDid: PROVIDER,
+        counterPartyAddress: PROVIDER_DSP,
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const dataset = consumer.ds.summariseCatalog(r.body).datasets.find((d) => d.id === assetId);
+    return dataset?.offers.filter((o) => decodeOfferId(o.id)?.definitionId === `${assetId}-offer`) ?? [];
+  };
   const assetIds = async () =>
     (await callDataspace(provider.ds, "GET /api/assets", { query: { participantId: PROVIDER } })).body.map(
       (a: { "@id": string }) => a["@id"],
@@ -103,19 +117,8 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
     const definition = await atProvider("GET", `/v4beta/contractdefinitions/${assetId}-offer`);
     expect(definition.body).toMatchObject({ accessPolicyId: policyId, contractPolicyId: policyId });
 
-    const r = await callDataspace(consumer.ds, "GET /api/negotiations", {
-      query: {
-        participantId: CONSUMER,
-        catalog: "true",
-        providerDid: PROVIDER,
-        counterPartyAddress: PROVIDER_DSP,
-      },
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const dataset = consumer.ds.summariseCatalog(r.body).datasets.find((d) => d.id === assetId);
-    expect(dataset, JSON.stringify(r.body)).toBeDefined();
-    const offers = dataset!.offers.filter((o) => decodeOfferId(o.id)?.definitionId === `${assetId}-offer`);
-    expect(offers, JSON.stringify(dataset!.offers)).toHaveLength(1);
+    const offers = await hubOffersInCatalogue(assetId);
+    expect(offers).toHaveLength(1);
     // the offer carries the policy's rules: its prohibition is this policy's alone
     expect(JSON.stringify(offers[0].policy)).toMatch(/prohibition/);
   });
@@ -148,5 +151,29 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
     expect((await atProvider("GET", `/v4beta/assets/${assetId}`)).status).toBe(404);
     // the definition that was there is not the hub's: kept
     expect((await atProvider("GET", `/v4beta/contractdefinitions/${assetId}-offer`)).status).toBe(200);
+  });
+
+  it("an asset registered only is offered through the hub afterwards (the share page's offer): listed as the hub's offer, in the consumer's catalogue; withdrawn, in neither", async () => {
+    const assetId = `hub-later-${stamp}`;
+    expect((await callDataspace(provider.ds, "POST /api/assets", { body: asset(assetId) })).status).toBe(201);
+    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([]);
+    expect(await hubOffersInCatalogue(assetId)).toEqual([]);
+
+    await provider.ds.offerAsset(PROVIDER, assetId, policyId, "admin");
+    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([
+      { definitionId: `${assetId}-offer`, policyId, byHub: true },
+    ]);
+    expect(await hubOffersInCatalogue(assetId)).toHaveLength(1);
+    // offered already: 409, the offer as it was
+    await expect(provider.ds.offerAsset(PROVIDER, assetId, policyId, "admin")).rejects.toMatchObject({
+      status: 409,
+    });
+
+    await provider.ds.withdrawOffer(PROVIDER, assetId, "admin");
+    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([]);
+    expect(await hubOffersInCatalogue(assetId)).toEqual([]);
+    await expect(provider.ds.withdrawOffer(PROVIDER, assetId, "admin")).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

@@ -522,8 +522,26 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     const definition = { ...buildContractDefinition(id, `no-such-${stamp}`), "@id": `${id}-offer` };
     expect((await p.client.createContractDefinition(p.contextId, definition))["@id"]).toBe(`${id}-offer`);
     expect(await refusal(p.client.createContractDefinition(p.contextId, definition))).toBe(409);
+    // listed (POST …/contractdefinitions/request, a QuerySpec) with its policies and its selector as written
+    const listed = (await p.client.listContractDefinitions(p.contextId)).find(
+      (d) => d["@id"] === `${id}-offer`,
+    );
+    expect(listed, "the definition is listed").toMatchObject({
+      accessPolicyId: `no-such-${stamp}`,
+      contractPolicyId: `no-such-${stamp}`,
+    });
+    expect([listed!.assetsSelector].flat()).toEqual([
+      expect.objectContaining({
+        operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
+        operator: "=",
+        operandRight: id,
+      }),
+    ]);
     expect(await refusal(p.client.deleteContractDefinition(p.contextId, `${id}-offer`))).toBe(0);
     expect(await refusal(p.client.deleteContractDefinition(p.contextId, `${id}-offer`))).toBe(404);
+    expect((await p.client.listContractDefinitions(p.contextId)).map((d) => d["@id"])).not.toContain(
+      `${id}-offer`,
+    );
     expect(await refusal(p.client.deleteAsset(p.contextId, id))).toBe(0);
     expect(await refusal(p.client.deleteAsset(p.contextId, id))).toBe(404);
     expect((await p.client.listAssets(p.contextId)).map((a) => a["@id"])).not.toContain(id);
