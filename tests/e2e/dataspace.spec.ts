@@ -151,7 +151,21 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   await expect(row).toContainText(name);
   await expect(row).toContainText("1.0.0");
   await expect(row).toContainText("HttpData");
+  // the row says under which policies the asset is offered (decision 0111)
+  await expect(row.getByTestId("share-offer")).toContainText("Offered under");
+  await expect(row.getByTestId("share-offer")).toContainText(policy);
   await shot(page, "share");
+
+  // the hub's offer is withdrawn from the row, then made again under the same policy
+  await row.getByTestId("share-withdraw").click();
+  await expect(row.getByTestId("share-offer-done")).toContainText("offer of asset", LIVE);
+  await row.getByTestId("share-offer-policy").selectOption(policy);
+  await row.getByTestId("share-offer-submit").click();
+  await expect(row.getByTestId("share-offer-done")).toContainText(
+    `now offered in your catalogue under policy ${policy}`,
+    LIVE,
+  );
+  await expect(row.getByTestId("share-withdraw")).toBeVisible();
 
   // registering the same id again is refused, with the reason
   await page.getByTestId("share-name").fill(name);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASSET_FIELDS_REQUIRED, POLICY_NOT_HELD } from "../../../server/dataspace/assets";
+import {
+  ASSET_FIELDS_REQUIRED,
+  ASSET_NOT_HELD,
+  NO_HUB_OFFER,
+  OFFERED_ALREADY,
+  POLICY_NOT_HELD,
+  POLICY_REQUIRED,
+} from "../../../server/dataspace/assets";
 import { startRouteHarness, type RouteHarness } from "../../../tests/support/route-context";
 import { requireUser } from "../../session.server";
 import { actingParticipant } from "../../lib/dataspace/access.server";
@@ -87,5 +94,106 @@ describe("share action", () => {
       values: { assetId: "route-test-no-policy", policyId: "no-such-policy" },
     });
     expect(await assetIds()).toEqual(before);
+  });
+});
+
+describe("share: an asset's offers", () => {
+  const load = async (persona = "clinic") =>
+    loader({ request: await h.request(persona, "/share"), context: h.context, params: {} });
+  const offersOf = async (assetId: string) => (await load()).assets.find((a) => a.id === assetId)?.offers;
+  const change = async (fields: Record<string, string>, persona = "clinic") =>
+    action({ request: await h.post(persona, "/share", fields), context: h.context, params: {} });
+  // the embedded seed's definition with an empty selector offers every asset: made at the connector, not the hub's
+  const seeded = {
+    definitionId: "contract-definition-all-assets",
+    policyId: "policy-secondary-use",
+    byHub: false,
+  };
+  const auditTargets = async (action: string) =>
+    (await h.context.services.audit.list({ limit: 200 }))
+      .filter((e) => e.action === action)
+      .map((e) => e.target);
+
+  it("each asset says under which policies it is offered: the hub's offer made at registration, and the connector's own", async () => {
+    await register({ assetId: "route-offer-a", name: "A", policyId: "policy-dataspace-members" });
+    await register({ assetId: "route-offer-b", name: "B", policyId: "" });
+    expect(await offersOf("route-offer-a")).toEqual(
+      expect.arrayContaining([
+        seeded,
+        { definitionId: "route-offer-a-offer", policyId: "policy-dataspace-members", byHub: true },
+      ]),
+    );
+    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect((await load()).offersError).toBeNull();
+  });
+
+  it("a data holder offers an asset the hub does not offer yet under a policy, and withdraws that offer: a message each, audited", async () => {
+    expect(
+      await change({ intent: "offer", assetId: "route-offer-b", policyId: "policy-dataspace-members" }),
+    ).toEqual({
+      intent: "offer",
+      assetId: "route-offer-b",
+      policyId: "policy-dataspace-members",
+      fields: [],
+      ok: "Asset route-offer-b is now offered in your catalogue under policy policy-dataspace-members.",
+    });
+    expect(await offersOf("route-offer-b")).toEqual(
+      expect.arrayContaining([
+        seeded,
+        { definitionId: "route-offer-b-offer", policyId: "policy-dataspace-members", byHub: true },
+      ]),
+    );
+    expect(
+      await change({ intent: "offer", assetId: "route-offer-b", policyId: "policy-secondary-use" }),
+    ).toMatchObject({
+      error: OFFERED_ALREADY("route-offer-b"),
+    });
+
+    expect(await change({ intent: "withdraw", assetId: "route-offer-b" })).toMatchObject({
+      intent: "withdraw",
+      ok: "The hub's offer of asset route-offer-b is withdrawn.",
+    });
+    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect(await change({ intent: "withdraw", assetId: "route-offer-b" })).toMatchObject({
+      error: NO_HUB_OFFER("route-offer-b"),
+    });
+    expect(await auditTargets("asset.offer")).toContain(
+      "alphaklinik-berlin: route-offer-b (offered as route-offer-b-offer under policy-dataspace-members)",
+    );
+    expect(await auditTargets("asset.offer.withdraw")).toContain(
+      "alphaklinik-berlin: route-offer-b (withdrew route-offer-b-offer)",
+    );
+  });
+
+  it("bad input is a message in the asset's row, the field named, and changes nothing", async () => {
+    const cases: [Record<string, string>, string, string | undefined][] = [
+      [{ policyId: "" }, POLICY_REQUIRED, "policyId"],
+      [{ policyId: "no-such-policy" }, POLICY_NOT_HELD("alphaklinik-berlin", "no-such-policy"), "policyId"],
+      [{ assetId: "no-such-asset" }, ASSET_NOT_HELD("alphaklinik-berlin", "no-such-asset"), undefined],
+    ];
+    for (const [fields, error, field] of cases) {
+      const r = await change({
+        intent: "offer",
+        assetId: "route-offer-b",
+        policyId: "policy-dataspace-members",
+        ...fields,
+      });
+      expect(r, error).toMatchObject({ intent: "offer", error });
+      expect((r as { fields: { field: string }[] }).fields.map((f) => f.field)).toEqual(field ? [field] : []);
+    }
+    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect(
+      await h.context.services.dataspace.offersOf("alphaklinik-berlin").then((o) => o("no-such-asset")),
+    ).toEqual([seeded]);
+  });
+
+  it("only a data holder changes offers: a data user is refused (403), the offer stays", async () => {
+    const refused = await change({ intent: "withdraw", assetId: "route-offer-a" }, "researcher").catch(
+      (e) => e,
+    );
+    expect((refused as Response).status).toBe(403);
+    expect(await offersOf("route-offer-a")).toEqual(
+      expect.arrayContaining([expect.objectContaining({ byHub: true })]),
+    );
   });
 });

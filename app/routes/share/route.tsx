@@ -16,13 +16,20 @@ import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ASSET_WRITE_ROLES, STAFF_ROLES } from "../../lib/access.server";
-import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
+import {
+  Invalid,
+  fieldMessage,
+  intentFieldMessage,
+  useFocusFirstInvalid,
+} from "../../components/ui/field-errors";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
 import type { PolicyService } from "../../../server/policies/service";
+import type { AssetOffer, Dataspace } from "../../../server/dataspace";
+import type { SessionUser } from "../../../server/auth/user";
 import { identifierFrom } from "../../components/catalogue/publish";
 
 /**
@@ -30,7 +37,9 @@ import { identifierFrom } from "../../components/catalogue/publish";
  * description, content type, where the data plane reads it and the participant's policy it is offered
  * under — and see the assets the participant shares (GET /api/assets?participantId=…). With a policy,
  * the hub offers the asset in the provider's catalogue by a contract definition of its own (decision
- * 0108); without one it is registered only, and the page says so.
+ * 0108); without one it is registered only, and the page says so. Each asset says under which policies
+ * the connector offers it; a data holder offers an asset the hub does not offer yet, and withdraws the
+ * hub's offer (decision 0111: the dataspace service directly, no API route).
  */
 
 export const meta: MetaFunction = () => [{ title: "Share data · Dataspace · Health Dataspace Hub" }];
@@ -48,13 +57,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ds = context.services.dataspace;
   const url = new URL(request.url);
   const acting = await actingParticipant(ds, user, url.searchParams.get("participant"), "DATA_HOLDER");
-  let assets: AssetView[] = [];
+  let assets: (AssetView & { offers: AssetOffer[] | null })[] = [];
   let policies: string[] = [];
   let error: { error: string; detail: string | null } | null = null;
   let policyError: { error: string; detail: string | null } | null = null;
+  let offersError: { error: string; detail: string | null } | null = null;
   if (acting.participantId) {
+    let offered: ((assetId: string) => AssetOffer[]) | null = null;
     try {
-      assets = (await ds.listAssets(acting.participantId)).map(toAssetView);
+      offered = await ds.offersOf(acting.participantId);
+    } catch (e) {
+      offersError = apiFailure(e);
+    }
+    try {
+      // a demonstration record is not at the connector: whether it is offered is not known there
+      assets = (await ds.listAssets(acting.participantId))
+        .map(toAssetView)
+        .map((a) => ({ ...a, offers: offered && !a.demo ? offered(a.id) : null }));
     } catch (e) {
       error = apiFailure(e);
     }
@@ -71,6 +90,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canRegister: hasRole(user, ASSET_WRITE_ROLES) && !!acting.participantId,
     policies,
     policyError,
+    offersError,
     created: url.searchParams.get("created"),
     offeredUnder: url.searchParams.get("offered"),
     defaultBaseUrl: `${context.services.config.publicUrl}/internal/graph-bridge/assets/`,
@@ -97,18 +117,33 @@ const FIELDS = [
 ] as const;
 type FormValues = Record<(typeof FIELDS)[number], string>;
 type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
+/** an asset row's offer or withdrawal: its notice (`ok` or `error`), shown in that row */
+type OfferResult = {
+  intent: "offer" | "withdraw";
+  assetId: string;
+  policyId: string;
+  ok?: string;
+  error?: string;
+  detail?: string | null;
+  fields: FormFieldError[];
+};
 
 /** the form's name for a field of POST /api/assets (the data address is the base URL field) */
 const formField = (f: FormFieldError): FormFieldError =>
   f.field === "dataAddress" ? { ...f, field: "baseUrl" } : f;
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
+export async function action({
+  request,
+  context,
+}: ActionFunctionArgs): Promise<ActionResult | OfferResult | Response> {
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
   const ds = context.services.dataspace;
   const field = formText(await request.formData());
+  const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
+  const intent = field("intent");
+  if (intent === "offer" || intent === "withdraw") return changeOffer(ds, user, acting, intent, field);
   const values = Object.fromEntries(FIELDS.map((k) => [k, field(k)])) as FormValues;
   if (values.addressMode !== "http") values.addressMode = "default";
-  const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, values, fields: [] };
   if (values.assetId && !/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(values.assetId)) {
@@ -150,10 +185,38 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   }
 }
 
+/** An asset row's offer under a policy, or the withdrawal of the hub's offer; bad input changes nothing. */
+async function changeOffer(
+  ds: Dataspace,
+  user: SessionUser,
+  acting: { participantId: string | null; reason?: string | null },
+  intent: OfferResult["intent"],
+  field: (name: string) => string,
+): Promise<OfferResult> {
+  const assetId = field("assetId");
+  const policyId = field("policyId");
+  const done = { intent, assetId, policyId, fields: [] };
+  if (!acting.participantId) return { ...done, error: acting.reason ?? "No participant context" };
+  try {
+    if (intent === "offer") {
+      await ds.offerAsset(acting.participantId, assetId, policyId, user.username);
+      return { ...done, ok: `Asset ${assetId} is now offered in your catalogue under policy ${policyId}.` };
+    }
+    await ds.withdrawOffer(acting.participantId, assetId, user.username);
+    return { ...done, ok: `The hub's offer of asset ${assetId} is withdrawn.` };
+  } catch (e) {
+    const f = apiFailure(e);
+    return { ...done, error: f.error, detail: f.detail, fields: formFieldErrorsOf(e) };
+  }
+}
+
 export default function Share() {
+  const data = useLoaderData<typeof loader>();
   const { acting, assets, error, canRegister, created, offeredUnder, policies, policyError, defaultBaseUrl } =
-    useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as ActionResult | undefined;
+    data;
+  const answer = useActionData<typeof action>() as ActionResult | OfferResult | undefined;
+  const result = answer && !("intent" in answer) ? answer : undefined;
+  const offerResult = answer && "intent" in answer ? answer : undefined;
 
   return (
     <section className="ds-page" data-testid="share-page">
@@ -198,6 +261,7 @@ export default function Share() {
         <span className="muted small">({plural(assets.length, "asset")})</span>
       </h2>
       <ErrorNotice error={error} testId="share-list-error" />
+      <ErrorNotice error={data.offersError} testId="share-offers-error" />
       {assets.length === 0 ? (
         <p className="card empty muted">No assets yet.</p>
       ) : (
@@ -205,7 +269,7 @@ export default function Share() {
           <DataTable
             className="data ds-table"
             data-testid="share-assets"
-            columns={["Asset", "Content type", "Version", "Data address"]}
+            columns={["Asset", "Offer", "Content type", "Version", "Data address"]}
           >
             {assets.map((a) => (
               <tr
@@ -221,6 +285,15 @@ export default function Share() {
                   <br />
                   <code className="small">{a.id}</code>
                   {a.description ? <p className="small ds-desc">{a.description}</p> : null}
+                </td>
+                <td className="small">
+                  <OfferCell
+                    participant={acting.canChoose ? acting.participantId : null}
+                    assetId={a.id}
+                    offers={a.offers}
+                    policies={canRegister ? policies : null}
+                    result={offerResult?.assetId === a.id ? offerResult : undefined}
+                  />
                 </td>
                 <td className="small">{a.contentType || <span className="muted">—</span>}</td>
                 <td className="small">{a.version || <span className="muted">—</span>}</td>
@@ -240,6 +313,99 @@ export default function Share() {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Whether an asset is offered and under which policies; for a data holder, an offer under one of the
+ * offerable policies while the hub has none of its own, else the withdrawal of the hub's offer. A
+ * contract definition made at the connector is shown, not withdrawn here.
+ */
+function OfferCell({
+  participant,
+  assetId,
+  offers,
+  policies,
+  result,
+}: {
+  participant: string | null;
+  assetId: string;
+  offers: AssetOffer[] | null;
+  policies: string[] | null;
+  result: OfferResult | undefined;
+}) {
+  const busy = useNavigation().state === "submitting";
+  if (!offers) return <span className="muted">—</span>;
+  const byHub = offers.some((o) => o.byHub);
+  const under = [...new Set(offers.map((o) => o.policyId))];
+  const hidden = (intent: OfferResult["intent"]) => (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="assetId" value={assetId} />
+      {participant ? <input type="hidden" name="participant" value={participant} /> : null}
+    </>
+  );
+  return (
+    <div data-testid="share-offer" data-offered={under.length > 0}>
+      {under.length ? (
+        <>
+          Offered under{" "}
+          {under.map((p, i) => (
+            <span key={p}>
+              {i ? ", " : null}
+              <code>{p}</code>
+            </span>
+          ))}
+        </>
+      ) : (
+        <span className="muted">Not offered</span>
+      )}
+      {offers.some((o) => !o.byHub) ? (
+        <p className="muted small">
+          {byHub ? "Also by" : "By"} a contract definition made at your connector, not through the hub: the
+          hub does not withdraw it.
+        </p>
+      ) : null}
+      {policies && byHub ? (
+        <Form method="post" className="ds-inline-form">
+          {hidden("withdraw")}
+          <button type="submit" className="button ghost small" disabled={busy} data-testid="share-withdraw">
+            Withdraw the hub&apos;s offer
+          </button>
+        </Form>
+      ) : null}
+      {policies && !byHub && policies.length ? (
+        <Form method="post" className="ds-inline-form">
+          {hidden("offer")}
+          <Invalid message={intentFieldMessage(result, "offer", "policyId")}>
+            <select
+              name="policyId"
+              aria-label={`Policy to offer ${assetId} under`}
+              defaultValue={result?.intent === "offer" ? result.policyId : policies[0]}
+              data-testid="share-offer-policy"
+            >
+              {policies.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          </Invalid>{" "}
+          <button type="submit" className="button small" disabled={busy} data-testid="share-offer-submit">
+            Offer
+          </button>
+        </Form>
+      ) : null}
+      {result?.ok ? (
+        <p className="notice ok" role="status" data-testid="share-offer-done">
+          {result.ok}
+        </p>
+      ) : null}
+      <ErrorNotice
+        error={result?.error ? { error: result.error, detail: result.detail } : null}
+        testId="share-offer-error"
+      />
+    </div>
   );
 }
 
