@@ -61,6 +61,8 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "result.seed": "Demonstration result recorded",
   // the dataspace
   "asset.create": "Asset registered",
+  "asset.offer": "Asset offered",
+  "asset.offer.withdraw": "Asset offer withdrawn",
   "negotiation.start": "Contract negotiation started",
   "negotiation.terminate": "Contract negotiation terminated",
   "transfer.start": "Data transfer started",
