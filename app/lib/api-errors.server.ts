@@ -23,12 +23,18 @@ export function errorInPlace(e: { status: number; message: string }, extra: Reco
   return Response.json({ error: e.message, ...extra }, { status: e.status });
 }
 
-/** A service's client error (400, 403, 422, 502…) as a message for the view; anything else is rethrown. */
+/**
+ * The one rule of what a view shows of a failure: a service's ApiError but a 500 (400, 403, 404, 409, 422,
+ * 502, 503…) as a message in place; anything else is rethrown, to the error boundary.
+ */
 export function clientError(e: unknown): { status: number; message: string; detail: string | null } {
   if (isApiError(e) && e.status >= 400 && e.status !== 500)
     return { status: e.status, message: e.message, detail: e.detail ?? null };
   throw e;
 }
+
+/** clientError as a form's outcome (the governance pages' `Outcome`) */
+export const failure = (e: unknown) => ({ ok: false as const, message: clientError(e).message });
 
 /** A resource route's JSON answer; ApiErrors keep their status and message, anything else is rethrown. */
 export function jsonOrError(run: () => Promise<{ body: unknown; setCookie?: string[] }>): Promise<Response> {

@@ -64,11 +64,3 @@ export function PageHead({
     </div>
   );
 }
-
-/** the message of an ApiError thrown by a service (a view shows it in place), or rethrows */
-export function failure(e: unknown): { ok: false; message: string } {
-  const { isApiError, status } = (e ?? {}) as { isApiError?: unknown; status?: unknown };
-  if (isApiError === true && typeof status === "number" && (status < 500 || status === 502 || status === 503))
-    return { ok: false, message: (e as Error).message };
-  throw e;
-}

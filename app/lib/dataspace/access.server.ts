@@ -6,6 +6,7 @@ export { EVERY_PARTICIPANT, negotiationsAcross } from "../../../server/dataspace
 import { isApiError } from "../../../server/http/errors";
 import { forbidden, requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../access.server";
+import { clientError } from "../api-errors.server";
 import { str } from "./records.server";
 
 /**
@@ -109,10 +110,10 @@ export async function actingParticipant(
 
 export type Acting = Awaited<ReturnType<typeof actingParticipant>>;
 
-/** An ApiError as a message for a form or a notice; anything else is rethrown. */
+/** clientError (api-errors.server) as the dataspace pages' notice: `{ error, detail, status }` */
 export function apiFailure(e: unknown): { error: string; detail: string | null; status: number } {
-  if (isApiError(e)) return { error: e.message, detail: e.detail ?? null, status: e.status };
-  throw e;
+  const { status, message, detail } = clientError(e);
+  return { error: message, detail, status };
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseRetentionInput, RETENTION_MAX_DAYS } from "../../lib/governance/governance.server";
-import { failure, Outcome, PageHead } from "../../components/governance/ui";
+import { Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, num } from "../../components/route-kit/DataTable";

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Topology } from "../../components/governance/Topology";
-import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { failure } from "../../lib/api-errors.server";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
+import { GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { claimLabel } from "../../components/ui/labels";
@@ -12,7 +12,7 @@ import {
   CREDENTIAL_ROLES,
   settle,
 } from "../../lib/access.server";
-import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
 import { isAdmin, ownContext } from "../../lib/dataspace/access.server";

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseDirectoryInput } from "../../lib/governance/governance.server";
-import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
+import { GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
 

@@ -3,13 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
 import { PolicyEditor } from "../../components/governance/PolicyEditor";
-import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
+import { GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { isAdmin, ownContext, requireActingIn } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
