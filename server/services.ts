@@ -217,7 +217,11 @@ export async function createServices(config: Config): Promise<Services> {
     db,
     rel,
     audit,
-    auditView: createAuditView({ audit, redactor: (viewer) => graphQueries.redactor(viewer) }),
+    auditView: createAuditView({
+      audit,
+      redactor: (viewer) => graphQueries.redactor(viewer),
+      patientsOf: (usernames) => sessions.patientsOf(usernames),
+    }),
     graph,
     graphQueries,
     sessions,

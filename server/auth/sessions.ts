@@ -108,6 +108,15 @@ export async function createSessionStore(
     await m.schema.alterTable("sessions").addColumn("refresh_token", "text").execute();
     await m.schema.alterTable("sessions").addColumn("checked_at", "bigint").execute();
   });
+  // which patient record a patient's username stands for, kept from their sign-ins: the audit view names a
+  // patient who acted by that record's pseudonym, whatever the provider calls them (server/privacy/audit-view.ts)
+  await rel.migrate("sessions-3-patient-accounts", async (m) => {
+    await m.schema
+      .createTable("patient_accounts")
+      .addColumn("username", "text", (c) => c.primaryKey())
+      .addColumn("patient_id", "text", (c) => c.notNull())
+      .execute();
+  });
   const check = opts.providerCheck;
   const remove = (key: string) => rel.db.deleteFrom("sessions").where("token_hash", "=", key).execute();
 
@@ -330,7 +339,16 @@ export async function createSessionStore(
     ) {
       const token = randomBytes(32).toString("base64url");
       const now = Date.now();
-      await (createOpts.tx ?? rel.db)
+      const q = createOpts.tx ?? rel.db;
+      if (user.patientId && user.roles.includes("PATIENT")) {
+        const patient_id = user.patientId;
+        await q
+          .insertInto("patient_accounts")
+          .values({ username: user.username, patient_id })
+          .onConflict((oc) => oc.column("username").doUpdateSet({ patient_id }))
+          .execute();
+      }
+      await q
         .insertInto("sessions")
         .values({
           token_hash: hash(token),
@@ -347,6 +365,16 @@ export async function createSessionStore(
       return { token, setCookie: `${SESSION_COOKIE}=${token}.${sign(token)}; ${attrs}; Max-Age=${maxAge}` };
     },
     read,
+    /** the patient records these usernames signed in for (as patients), by username */
+    async patientsOf(usernames: readonly string[]): Promise<Map<string, string>> {
+      if (!usernames.length) return new Map();
+      const rows = (await rel.db
+        .selectFrom("patient_accounts")
+        .select(["username", "patient_id"])
+        .where("username", "in", [...usernames])
+        .execute()) as { username: string; patient_id: string }[];
+      return new Map(rows.map((r) => [r.username, r.patient_id]));
+    },
     async userFromRequest(request: SessionRequest) {
       return (await read(request))?.user ?? null;
     },

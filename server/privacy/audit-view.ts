@@ -30,6 +30,8 @@ export const SCAN_MAX = 200_000;
 export function createAuditView(deps: {
   audit: Pick<AuditLog, "list">;
   redactor(viewer: Viewer): Promise<Redactor>;
+  /** the patient records of the usernames that signed in as patients (server/auth/sessions.ts) */
+  patientsOf?(usernames: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }): AuditView {
   const { audit } = deps;
   return {
@@ -37,17 +39,22 @@ export function createAuditView(deps: {
       const viewer = viewerOf(reader);
       if (viewer.identities === "all") return audit.list(filter);
       const redact = await deps.redactor(viewer);
-      // an entry as this reader may see it: a patient persona acting is named by its record
-      const shown = (e: AuditEntry): AuditEntry => ({
+      // a page of entries as this reader may see them: a patient acting is named by their record (a
+      // username a patient signed in with, a patient persona's), which the redactor pseudonymises
+      const shownPage = async (page: AuditEntry[]) => {
+        const patients = (await deps.patientsOf?.([...new Set(page.map((e) => e.actor))])) ?? new Map();
+        return page.map((e) => shown(e, patients.get(e.actor) ?? findPersona(e.actor)?.patientId));
+      };
+      const shown = (e: AuditEntry, patientId: string | undefined): AuditEntry => ({
         ...e,
-        actor: redact.text(findPersona(e.actor)?.patientId || e.actor),
+        actor: redact.text(patientId || e.actor),
         target: redact.text(e.target),
         outcome: redact.text(e.outcome),
         prevHash: "",
         hash: "",
       });
       const { q, actor, outcome, ...stored } = filter;
-      if (!q && !actor && !outcome) return (await audit.list(stored)).map(shown);
+      if (!q && !actor && !outcome) return shownPage(await audit.list(stored));
 
       const limit = filter.limit ?? 100;
       const needle = q?.trim().toLowerCase();
@@ -59,8 +66,7 @@ export function createAuditView(deps: {
       let beforeSeq = filter.beforeSeq;
       for (let scanned = 0; out.length < limit && scanned < SCAN_MAX; scanned += SCAN_PAGE) {
         const page = await audit.list({ ...stored, beforeSeq, limit: SCAN_PAGE });
-        for (const e of page) {
-          const m = shown(e);
+        for (const m of await shownPage(page)) {
           if (matches(m)) out.push(m);
           if (out.length >= limit) break;
         }
