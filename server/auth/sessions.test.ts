@@ -51,6 +51,27 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
     expect(await sessions.read(req(other))).not.toBeNull();
   });
 
+  it("keeps which patient record a patient's username stands for, from each sign-in (decision 0112)", async () => {
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, options);
+    const maria: SessionUser = {
+      ...user,
+      username: "maria.schmidt",
+      roles: ["PATIENT"],
+      patientId: "patient-000003",
+    };
+    await sessions.create(maria, undefined);
+    await sessions.create(user, undefined);
+    expect(await sessions.patientsOf(["maria.schmidt", "clinic", "nobody"])).toEqual(
+      new Map([["maria.schmidt", "patient-000003"]]),
+    );
+    // a later sign-in for another record (the provider's attribute changed): the latest holds
+    await sessions.create({ ...maria, patientId: "patient-000004" }, undefined);
+    expect(await sessions.patientsOf(["maria.schmidt"])).toEqual(
+      new Map([["maria.schmidt", "patient-000004"]]),
+    );
+  });
+
   describe("re-check at the identity provider (refresh-token grant)", () => {
     const EVERY = 60_000;
     const GRACE = 300_000;
