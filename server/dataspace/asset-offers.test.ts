@@ -39,17 +39,21 @@ describe("offersOf", () => {
         timeoutMs: 2000,
         participantId: "did:web:p",
       });
-      const offered = await offersOf({ connector } as unknown as DataspaceRuntime, "did:web:p");
+      const offered = await offersOf({ connector } as unknown as DataspaceRuntime, "did:web:p", [
+        "a",
+        "b",
+        "c",
+      ]);
       expect(double.received("POST", "/m/v4beta/contractdefinitions/request")[0]!.body).toMatchObject({
         "@context": [MANAGEMENT_CONTEXT],
         "@type": "QuerySpec",
       });
-      const ids = (assetId: string) => offered(assetId).map((o) => o.definitionId);
+      const ids = (assetId: string) => offered[assetId]!.map((o) => o.definitionId);
       expect(ids("a")).toEqual(["all", "a-offer", "ab"]);
       expect(ids("b")).toEqual(["all", "ab"]);
       expect(ids("c")).toEqual(["all", "both"]);
-      expect(offered("a")[1]).toEqual({ definitionId: "a-offer", policyId: "p-a", byHub: true });
-      expect(offered("b")[1]).toEqual({ definitionId: "ab", policyId: "p-ab", byHub: false });
+      expect(offered.a![1]).toEqual({ definitionId: "a-offer", policyId: "p-a", byHub: true });
+      expect(offered.b![1]).toEqual({ definitionId: "ab", policyId: "p-ab", byHub: false });
     } finally {
       await double.close();
     }
@@ -57,7 +61,7 @@ describe("offersOf", () => {
 
   it("the connector failing: the spec's 502 Failed to list offers", async () => {
     const connector = { listContractDefinitions: () => Promise.reject(new Error("down")) };
-    await expect(offersOf({ connector } as unknown as DataspaceRuntime, "p")).rejects.toMatchObject({
+    await expect(offersOf({ connector } as unknown as DataspaceRuntime, "p", ["a"])).rejects.toMatchObject({
       status: 502,
       message: "Failed to list offers",
     });

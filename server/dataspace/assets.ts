@@ -401,17 +401,19 @@ function selectedAssets(def: ContractDefinition): "every" | string[] | undefined
 }
 
 /**
- * Which of a participant's assets its connector offers, and under which policies: the contract definitions
- * of its context whose selector picks the asset (selectedAssets), each with its contract policy; the hub's
- * own offer is the definition `<assetId>-offer` (decision 0111). The connector failing: the spec's 502.
+ * Which of `assetIds` the participant's connector offers, and under which policies, by asset id: the
+ * contract definitions of its context whose selector picks the asset (selectedAssets), each with its
+ * contract policy; the hub's own offer is the definition `<assetId>-offer` (decision 0111). Plain data, as
+ * static mode records answers. The connector failing: the spec's 502.
  */
 export async function offersOf(
   rt: DataspaceRuntime,
   participantId: string,
-): Promise<(assetId: string) => AssetOffer[]> {
+  assetIds: readonly string[],
+): Promise<Record<string, AssetOffer[]>> {
   const definitions = await or502(() => rt.connector.listContractDefinitions(participantId), OFFERS_FAILED);
   const read = definitions.map((d) => ({ d, selected: selectedAssets(d) }));
-  return (assetId) =>
+  const offers = (assetId: string) =>
     read
       .filter(({ selected }) => selected === "every" || selected?.includes(assetId))
       .map(({ d }) => ({
@@ -419,6 +421,7 @@ export async function offersOf(
         policyId: d.contractPolicyId ?? d.accessPolicyId ?? "",
         byHub: d["@id"] === offerDefinitionId(assetId),
       }));
+  return Object.fromEntries(assetIds.map((id) => [id, offers(id)]));
 }
 
 const OFFER_FAILED = "Failed to offer asset";

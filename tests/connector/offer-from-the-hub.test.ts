@@ -156,11 +156,11 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
   it("an asset registered only is offered through the hub afterwards (the share page's offer): listed as the hub's offer, in the consumer's catalogue; withdrawn, in neither", async () => {
     const assetId = `hub-later-${stamp}`;
     expect((await callDataspace(provider.ds, "POST /api/assets", { body: asset(assetId) })).status).toBe(201);
-    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([]);
+    expect((await provider.ds.offersOf(PROVIDER, [assetId]))[assetId]).toEqual([]);
     expect(await hubOffersInCatalogue(assetId)).toEqual([]);
 
     await provider.ds.offerAsset(PROVIDER, assetId, policyId, "admin");
-    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([
+    expect((await provider.ds.offersOf(PROVIDER, [assetId]))[assetId]).toEqual([
       { definitionId: `${assetId}-offer`, policyId, byHub: true },
     ]);
     expect(await hubOffersInCatalogue(assetId)).toHaveLength(1);
@@ -170,7 +170,7 @@ describe.skipIf(!enabled)("a provider offers an asset through its hub (real EDC 
     });
 
     await provider.ds.withdrawOffer(PROVIDER, assetId, "admin");
-    expect((await provider.ds.offersOf(PROVIDER))(assetId)).toEqual([]);
+    expect((await provider.ds.offersOf(PROVIDER, [assetId]))[assetId]).toEqual([]);
     expect(await hubOffersInCatalogue(assetId)).toEqual([]);
     await expect(provider.ds.withdrawOffer(PROVIDER, assetId, "admin")).rejects.toMatchObject({
       status: 404,

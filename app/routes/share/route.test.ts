@@ -183,7 +183,9 @@ describe("share: an asset's offers", () => {
     }
     expect(await offersOf("route-offer-b")).toEqual([seeded]);
     expect(
-      await h.context.services.dataspace.offersOf("alphaklinik-berlin").then((o) => o("no-such-asset")),
+      await h.context.services.dataspace
+        .offersOf("alphaklinik-berlin", ["no-such-asset"])
+        .then((o) => o["no-such-asset"]),
     ).toEqual([seeded]);
   });
 

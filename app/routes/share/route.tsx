@@ -63,20 +63,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let policyError: { error: string; detail: string | null } | null = null;
   let offersError: { error: string; detail: string | null } | null = null;
   if (acting.participantId) {
-    let offered: ((assetId: string) => AssetOffer[]) | null = null;
+    let listed: AssetView[] = [];
     try {
-      offered = await ds.offersOf(acting.participantId);
-    } catch (e) {
-      offersError = apiFailure(e);
-    }
-    try {
-      // a demonstration record is not at the connector: whether it is offered is not known there
-      assets = (await ds.listAssets(acting.participantId))
-        .map(toAssetView)
-        .map((a) => ({ ...a, offers: offered && !a.demo ? offered(a.id) : null }));
+      listed = (await ds.listAssets(acting.participantId)).map(toAssetView);
     } catch (e) {
       error = apiFailure(e);
     }
+    // a demonstration record is not at the connector: whether it is offered is not known there
+    const live = listed.filter((a) => !a.demo).map((a) => a.id);
+    let offered: Record<string, AssetOffer[]> | null = null;
+    try {
+      offered = live.length ? await ds.offersOf(acting.participantId, live) : {};
+    } catch (e) {
+      offersError = apiFailure(e);
+    }
+    assets = listed.map((a) => ({ ...a, offers: (!a.demo && offered?.[a.id]) || null }));
     try {
       policies = await offerablePolicies(context.services.policies, acting.participantId);
     } catch (e) {
