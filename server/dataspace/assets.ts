@@ -15,8 +15,8 @@ import {
   type Disclosure,
 } from "../dataspace-protocol";
 import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream, liveOrNull, or502 } from "./failures";
-import { isNotFound, isUpstreamError } from "./upstream-http";
+import { callerMistake, describeUpstream, liveOrNull, notFoundOr502, or502 } from "./failures";
+import { isConflict, isNotFound } from "./upstream-http";
 import type { ConnectorAsset, ContractDefinition, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
@@ -310,9 +310,6 @@ async function assertPolicyHeld(
 const offer = (rt: DataspaceRuntime, participantId: string, assetId: string, policyId: string) =>
   rt.connector.createContractDefinition(participantId, buildContractDefinition(assetId, policyId));
 
-/** the connector answered 409: the id is taken (by a definition of the hub's name, perhaps not the hub's) */
-const isTaken = (e: unknown) => isUpstreamError(e) && e.failure === "status" && e.status === 409;
-
 /** what an offer's audit entry adds to its target */
 const offeredAs = (assetId: string, policyId: string) =>
   `offered as ${offerDefinitionId(assetId)} under ${policyId}`;
@@ -328,7 +325,8 @@ async function offerOrUndo(rt: DataspaceRuntime, input: AssetInput, policyId: st
   try {
     await offer(rt, participantId, assetId, policyId);
   } catch (e) {
-    if (!isTaken(e)) await settle(rt.connector.deleteContractDefinition(participantId, definitionId));
+    // a 409: the id is taken, by a definition of the hub's name that is perhaps not the hub's
+    if (!isConflict(e)) await settle(rt.connector.deleteContractDefinition(participantId, definitionId));
     const undone = await settle(rt.connector.deleteAsset(participantId, assetId));
     const why = `the connector did not take the contract definition ${definitionId} (${describeUpstream(e)})`;
     throw badGateway(
@@ -450,19 +448,15 @@ export async function offerAsset(
   const policyId = policyIdOf(policyIdValue);
   if (!policyId) throw missingFields({ policyId }, POLICY_REQUIRED);
   await assertPolicyHeld(rt, participantId, policyId, OFFER_FAILED);
-  try {
-    await rt.connector.getAsset(participantId, assetId);
-  } catch (e) {
-    throw isNotFound(e)
-      ? new ApiError(404, ASSET_NOT_HELD(participantId, assetId))
-      : badGateway(OFFER_FAILED, describeUpstream(e));
-  }
+  await rt.connector.getAsset(participantId, assetId).catch((e: unknown) => {
+    throw notFoundOr502(e, ASSET_NOT_HELD(participantId, assetId), OFFER_FAILED);
+  });
   return audited(
     rt,
     { action: "asset.offer", actor, target: `${participantId}: ${assetId}` },
     () => offer(rt, participantId, assetId, policyId),
     (e) =>
-      isTaken(e)
+      isConflict(e)
         ? new ApiError(409, OFFERED_ALREADY(assetId))
         : badGateway(OFFER_FAILED, describeUpstream(e)),
     () => offeredAs(assetId, policyId),
@@ -486,10 +480,7 @@ export async function withdrawOffer(
     rt,
     { action: "asset.offer.withdraw", actor, target: `${participantId}: ${assetId}` },
     () => rt.connector.deleteContractDefinition(participantId, definitionId),
-    (e) =>
-      isNotFound(e)
-        ? new ApiError(404, NO_HUB_OFFER(assetId))
-        : badGateway(WITHDRAW_FAILED, describeUpstream(e)),
+    (e) => notFoundOr502(e, NO_HUB_OFFER(assetId), WITHDRAW_FAILED),
     () => `withdrew ${definitionId}`,
   );
 }

@@ -34,8 +34,6 @@ export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "bas
   participantId?: string;
 }
 
-export { isRuntimeScoped };
-
 /**
  * Where a pulled transfer's endpoint data reference is read: EDC 0.15's EDR cache API is only at `v3`
  * (its `v4beta` has none); the participant-scoped form is the embedded dataspace's (the virtual

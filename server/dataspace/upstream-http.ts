@@ -39,7 +39,11 @@ export function isUpstreamError(e: unknown): e is UpstreamError {
   return e instanceof UpstreamError;
 }
 
-export const isNotFound = (e: unknown) => isUpstreamError(e) && e.failure === "status" && e.status === 404;
+const isStatus = (status: number) => (e: unknown) =>
+  isUpstreamError(e) && e.failure === "status" && e.status === status;
+export const isNotFound = isStatus(404);
+/** the upstream answered 409: the record exists already (or cannot change in its state) */
+export const isConflict = isStatus(409);
 
 export interface TokenSource {
   /** a bearer token; rejects with an UpstreamError("token") when none can be had */
