@@ -1,6 +1,6 @@
 import { describeUpstream } from "./failures";
 import { record, settle, type DataspaceRuntime } from "./runtime";
-import { isNotFound, isUpstreamError } from "./upstream-http";
+import { isConflict, isNotFound } from "./upstream-http";
 
 export { createCutOffs, RETRY_BASE_MS } from "./cut-off-store";
 
@@ -105,7 +105,7 @@ async function terminate(
 
 /** a terminate call that succeeded, or found the process ended (409) or gone (404) */
 const endedAnyway = (done: Awaited<ReturnType<typeof settle>>) =>
-  done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
+  done.ok || isConflict(done.error) || isNotFound(done.error);
 
 /**
  * Records the cut-off of `permitId` and makes its first attempt (awaited: the revocation answers once
