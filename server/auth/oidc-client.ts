@@ -11,6 +11,7 @@ import {
   providerUnavailable,
   refreshSession,
   requestTokens,
+  revokeRefreshToken,
 } from "./provider-calls";
 import { readCookie, type ProviderVerdict, type SessionStore } from "./sessions";
 import { safeRedirect } from "./safe-redirect";
@@ -248,12 +249,27 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       headers.append("Set-Cookie", `${RETURN_COOKIE}=; ${cookieAttrs(0)}`);
       return new Response(null, { status: 302, headers });
     },
-    /** ends the app session and the provider session */
+    /**
+     * Ends the app session and the provider session: its refresh token revoked from here (a browser
+     * that does not follow the redirect still leaves no provider session behind), then the browser
+     * sent to the provider's end-session endpoint.
+     */
     async logout(request: Request) {
-      const { record, setCookie } = await sessions.destroy(request);
+      const { record, refreshToken, setCookie } = await sessions.destroy(request);
       let location = "/auth/signin";
       try {
-        const d = await beforeDeadline(discover(), AbortSignal.timeout(opts.timeoutMs), "discovery");
+        const deadline = AbortSignal.timeout(opts.timeoutMs);
+        const d = await beforeDeadline(discover(), deadline, "discovery");
+        if (refreshToken && d.revocation_endpoint) {
+          const client = { clientId: opts.clientId, clientSecret: opts.clientSecret };
+          await revokeRefreshToken(internal(d.revocation_endpoint), client, refreshToken, deadline).catch(
+            (e: unknown) =>
+              console.warn(
+                "[auth] sign-out could not revoke the provider session:",
+                providerUnavailable("revocation", e).message,
+              ),
+          );
+        }
         if (d.end_session_endpoint && record?.idToken) {
           const u = new URL(d.end_session_endpoint);
           u.searchParams.set("id_token_hint", record.idToken);

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { beforeDeadline, ProviderUnavailableError, refreshSession, requestTokens } from "./provider-calls";
+import {
+  beforeDeadline,
+  ProviderUnavailableError,
+  refreshSession,
+  requestTokens,
+  revokeRefreshToken,
+} from "./provider-calls";
 
 /** A token endpoint on 127.0.0.1 whose answer each test chooses (real HTTP). */
 let answer: (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -135,6 +141,34 @@ describe("refreshSession", () => {
       await expect(check(300)).rejects.toBeInstanceOf(ProviderUnavailableError);
       expect(Date.now() - started).toBeLessThan(1000);
     }
+  });
+});
+
+describe("revokeRefreshToken", () => {
+  it("posts the token with its hint and client_secret_basic; 200 with an empty body is done", async () => {
+    let seen: { auth?: string; body?: URLSearchParams } = {};
+    answer = (req, res, body) => {
+      seen = { auth: req.headers.authorization, body: new URLSearchParams(body) };
+      res.writeHead(200).end();
+    };
+    await revokeRefreshToken(url, client, "rt-1", AbortSignal.timeout(2000));
+    expect(seen.auth).toBe(`Basic ${Buffer.from("hub:s3cret:x").toString("base64")}`);
+    expect(Object.fromEntries(seen.body!)).toEqual({ token: "rt-1", token_type_hint: "refresh_token" });
+  });
+
+  it("a refusal, 5xx or no answer within the deadline: unavailable, in time", async () => {
+    answer = (_req, res) => json(res, 401, { error: "unauthorized_client" });
+    await expect(revokeRefreshToken(url, client, "rt-1", AbortSignal.timeout(2000))).rejects.toThrow(
+      new ProviderUnavailableError("token revocation answered 401"),
+    );
+    answer = (_req, res) => json(res, 503, { error: "down" });
+    await expect(revokeRefreshToken(url, client, "rt-1", AbortSignal.timeout(2000))).rejects.toThrow(
+      new ProviderUnavailableError("token revocation answered 503"),
+    );
+    answer = () => {}; // accepts, never answers
+    await expect(revokeRefreshToken(url, client, "rt-1", AbortSignal.timeout(300))).rejects.toThrow(
+      new ProviderUnavailableError("token revocation: no answer within the time-out"),
+    );
   });
 });
 

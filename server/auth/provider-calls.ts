@@ -103,6 +103,54 @@ export async function refreshSession(
 }
 
 /**
+ * Token revocation (RFC 7009) of the session's refresh token at sign-out, so the provider's session
+ * ends on the server even when the browser does not follow the end-session redirect (Keycloak ends
+ * the user session whose refresh token is revoked). 200 is done; anything else is
+ * ProviderUnavailableError, which the sign-out logs and passes over.
+ */
+export async function revokeRefreshToken(
+  revocationEndpoint: string,
+  client: Omit<TokenClient, "redirectURI">,
+  refreshToken: string,
+  deadline: AbortSignal,
+): Promise<void> {
+  let status: number;
+  try {
+    const res = await clientPost(
+      revocationEndpoint,
+      client,
+      new URLSearchParams({ token: refreshToken, token_type_hint: "refresh_token" }),
+      deadline,
+    );
+    status = res.status;
+    await res.body?.cancel();
+  } catch (e) {
+    throw providerUnavailable("token revocation", e);
+  }
+  if (status !== 200) throw new ProviderUnavailableError(`token revocation answered ${status}`);
+}
+
+/** a form POST authenticated with client_secret_basic, bounded by `deadline` */
+function clientPost(
+  endpoint: string,
+  client: Omit<TokenClient, "redirectURI">,
+  body: URLSearchParams,
+  deadline: AbortSignal,
+): Promise<Response> {
+  const credentials = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64");
+  return fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
+      Authorization: `Basic ${credentials}`,
+    },
+    body,
+    signal: deadline,
+  });
+}
+
+/**
  * One POST to the token endpoint with client_secret_basic, bounded by `deadline` (reading the body
  * included): 200 with a JSON object, or a 400/401 refusal with its error; anything else is
  * ProviderUnavailableError.
@@ -113,20 +161,10 @@ async function tokenEndpointCall(
   body: URLSearchParams,
   deadline: AbortSignal,
 ): Promise<{ status: number; data: Record<string, unknown>; error: string }> {
-  const credentials = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64");
   let data: unknown;
   let status: number;
   try {
-    const res = await fetch(tokenEndpoint, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        Authorization: `Basic ${credentials}`,
-      },
-      body,
-      signal: deadline,
-    });
+    const res = await clientPost(tokenEndpoint, client, body, deadline);
     status = res.status;
     if (status !== 200 && status !== 400 && status !== 401) {
       await res.body?.cancel();

@@ -90,6 +90,23 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
       return { asked, providerCheck };
     }
 
+    it("sign-out gives the live session's refresh token (the provider's latest), for its revocation", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const { providerCheck } = provider({ state: "active", refreshToken: "rt-2" });
+      const sessions = await createSessionStore(store.rel, { ...options, providerCheck });
+      const cookie = req(
+        cookieOf((await sessions.create(user, "id.t.s", { refreshToken: "rt-1" })).setCookie),
+      );
+      vi.advanceTimersByTime(EVERY + 1000);
+      expect(await sessions.userFromRequest(cookie)).toEqual(user); // re-checked: the provider gave rt-2
+      const ended = await sessions.destroy(cookie);
+      expect(ended.refreshToken).toBe("rt-2");
+      expect(await sessions.read(cookie)).toBeNull();
+      // a session already ended gives none
+      expect((await sessions.destroy(cookie)).refreshToken).toBeUndefined();
+    });
+
     it("asks at most every interval; active keeps the session (with the new token), ended ends it", async () => {
       vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
       store = await openTestStore(dialect);

@@ -390,12 +390,24 @@ export async function createSessionStore(
     async destroy(request: SessionRequest) {
       const record = await read(request);
       const verified = verifiedOf(sessionCookie(request));
-      if (verified)
-        await signOut([hash(verified.token)], () => {
+      let refreshToken: string | undefined;
+      if (verified) {
+        const key = hash(verified.token);
+        const row = record
+          ? await rel.db
+              .selectFrom("sessions")
+              .select("refresh_token")
+              .where("token_hash", "=", key)
+              .executeTakeFirst()
+          : undefined;
+        if (row?.refresh_token) refreshToken = unseal(verified.token, row.refresh_token) ?? undefined;
+        await signOut([key], () => {
           cache.delete(verified.value);
           inFlight.delete(verified.value);
         });
-      return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
+      }
+      // the provider's refresh token of a live session, for its revocation at sign-out
+      return { record, refreshToken, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
     /**
      * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those

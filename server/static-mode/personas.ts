@@ -42,6 +42,7 @@ export function personaSessions(): SessionStore {
     cachedUser: (request) => read(request)?.user ?? null,
     destroy: async (request) => ({
       record: read(request),
+      refreshToken: undefined,
       setCookie: `${SESSION_COOKIE}=; Path=/; Max-Age=0`,
     }),
     endProviderSession: async () => 0,

@@ -205,6 +205,27 @@ test("sign-out ends the Keycloak session too: the next sign-in asks for the pass
   await context.close();
 });
 
+test("sign-out ends the Keycloak session from the hub too: a browser that never follows the redirect still has to type its password", async ({
+  browser,
+}) => {
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toBeVisible();
+
+  // the sign-out's answer is taken, its redirect to Keycloak's end-session endpoint is not followed
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post("/auth/logout", { maxRedirects: 0, headers: { Origin: origin } });
+  expect(res.status()).toBe(302);
+  expect(res.headers().location).toContain(`/realms/${REALM}/protocol/openid-connect/logout`);
+  expect((await (await page.request.get("/api/auth/session")).json()) as object).toEqual({});
+
+  // Keycloak's cookie is still in the browser, but the session it names has ended
+  await page.goto("/auth/login?returnTo=%2F");
+  await expect(page).toHaveURL((u) => u.href.startsWith(`${KEYCLOAK_URL}/realms/${REALM}/`));
+  await expect(page.locator("#password")).toBeVisible();
+  await context.close();
+});
+
 test("a Keycloak user with none of the hub's roles gets a page that says so, and no session", async ({
   browser,
   request,
