@@ -156,9 +156,23 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   await expect(row.getByTestId("share-offer")).toContainText(policy);
   await shot(page, "share");
 
-  // the hub's offer is withdrawn from the row, then made again under the same policy
+  // the hub's offer is withdrawn from the row, then made again under the same policy; the answer's
+  // message never stands beside the row's old state (its withdraw button) while the row reloads
+  await page.evaluate((assetId) => {
+    const w = window as unknown as { mixedStates: number };
+    w.mixedStates = 0;
+    new MutationObserver(() => {
+      const r = document.querySelector(`[data-testid="share-asset-row"][data-asset-id="${assetId}"]`);
+      if (
+        r?.querySelector('[data-testid="share-offer-done"]') &&
+        r.querySelector('[data-testid="share-withdraw"]')
+      )
+        w.mixedStates++;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, `oncology-cohort-${suffix}`);
   await row.getByTestId("share-withdraw").click();
   await expect(row.getByTestId("share-offer-done")).toContainText("offer of asset", LIVE);
+  expect(await page.evaluate(() => (window as unknown as { mixedStates: number }).mixedStates)).toBe(0);
   await row.getByTestId("share-offer-policy").selectOption(policy);
   await row.getByTestId("share-offer-submit").click();
   await expect(row.getByTestId("share-offer-done")).toContainText(

@@ -335,7 +335,8 @@ function OfferCell({
   policies: string[] | null;
   result: OfferResult | undefined;
 }) {
-  const busy = useNavigation().state === "submitting";
+  // the answer's message waits for the reloaded row, so that it never stands beside the row's old state
+  const settled = useNavigation().state === "idle";
   if (!offers) return <span className="muted">—</span>;
   const byHub = offers.some((o) => o.byHub);
   const under = [...new Set(offers.map((o) => o.policyId))];
@@ -370,7 +371,12 @@ function OfferCell({
       {policies && byHub ? (
         <Form method="post" className="ds-inline-form">
           {hidden("withdraw")}
-          <button type="submit" className="button ghost small" disabled={busy} data-testid="share-withdraw">
+          <button
+            type="submit"
+            className="button ghost small"
+            disabled={!settled}
+            data-testid="share-withdraw"
+          >
             Withdraw the hub&apos;s offer
           </button>
         </Form>
@@ -392,12 +398,12 @@ function OfferCell({
               ))}
             </select>
           </Invalid>{" "}
-          <button type="submit" className="button small" disabled={busy} data-testid="share-offer-submit">
+          <button type="submit" className="button small" disabled={!settled} data-testid="share-offer-submit">
             Offer
           </button>
         </Form>
       ) : null}
-      {result?.ok ? (
+      {result?.ok && settled ? (
         <p className="notice ok" role="status" data-testid="share-offer-done">
           {result.ok}
         </p>
