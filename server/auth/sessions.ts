@@ -302,15 +302,22 @@ export async function createSessionStore(
    * this process forgets them (`forget`) before, and again after: a read that began during the
    * delete must not keep what it found.
    */
-  async function signOut(keys: string[], forget: () => void): Promise<void> {
+  /** deletes the sessions of `keys`; gives their sealed refresh tokens, as they were when deleted */
+  async function signOut(keys: string[], forget: () => void): Promise<(string | null)[]> {
     signOuts++;
     forget();
-    await rel.tx(async (tx) => {
-      await tx.deleteFrom("sessions").where("token_hash", "in", keys).execute();
+    const gone = await rel.tx(async (tx) => {
+      const rows = await tx
+        .deleteFrom("sessions")
+        .where("token_hash", "in", keys)
+        .returning("refresh_token")
+        .execute();
       await rel.changes.bump(tx, SESSIONS_TOPIC);
+      return rows;
     });
     signOuts++;
     forget();
+    return gone.map((row) => row.refresh_token);
   }
 
   async function read(request: SessionRequest): Promise<SessionRecord | null> {
@@ -392,21 +399,13 @@ export async function createSessionStore(
       const verified = verifiedOf(sessionCookie(request));
       let refreshToken: string | undefined;
       if (verified) {
-        const key = hash(verified.token);
-        const row = record
-          ? await rel.db
-              .selectFrom("sessions")
-              .select("refresh_token")
-              .where("token_hash", "=", key)
-              .executeTakeFirst()
-          : undefined;
-        if (row?.refresh_token) refreshToken = unseal(verified.token, row.refresh_token) ?? undefined;
-        await signOut([key], () => {
+        const [sealed] = await signOut([hash(verified.token)], () => {
           cache.delete(verified.value);
           inFlight.delete(verified.value);
         });
+        // the provider's refresh token of the session ended here, for its revocation at sign-out
+        if (sealed) refreshToken = unseal(verified.token, sealed) ?? undefined;
       }
-      // the provider's refresh token of a live session, for its revocation at sign-out
       return { record, refreshToken, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
     /**
