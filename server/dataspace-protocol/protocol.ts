@@ -56,6 +56,14 @@ export interface Criterion {
   operandRight: unknown;
 }
 
+/** the id of the contract definition by which the hub offers one asset (decisions 0108, 0111) */
+export const offerDefinitionId = (assetId: string) => `${assetId}-offer`;
+
+/** the assets selector of such an offer: the asset picked by its id */
+export const offerSelector = (assetId: string): Criterion[] => [
+  { "@type": "Criterion", operandLeft: `${EDC_NAMESPACE}id`, operator: "=", operandRight: assetId },
+];
+
 export function querySpec(options: Partial<Omit<QuerySpec, "@context" | "@type">> = {}): QuerySpec {
   return {
     "@context": [MANAGEMENT_CONTEXT],

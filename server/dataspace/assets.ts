@@ -3,9 +3,12 @@ import { checkId, invalidIdMessage } from "../http/ids";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import {
+  EDC_NAMESPACE,
   edcPrefixOf,
   isObject,
   MANAGEMENT_CONTEXT,
+  offerDefinitionId,
+  offerSelector,
   termString,
   defaultDatasets,
   DISCLOSURES,
@@ -264,10 +267,7 @@ async function assertDatasetsHeld(rt: DataspaceRuntime, input: AssetInput): Prom
 export const POLICY_NOT_HELD = (participantId: string, policyId: string) =>
   `policyId must be a policy definition that ${participantId} holds at its connector: ${policyId} is not`;
 
-/** the id of the contract definition that offers an asset registered with a policy (decision 0108) */
-export const offerDefinitionId = (assetId: string) => `${assetId}-offer`;
-
-const EDC_ID = "https://w3id.org/edc/v0.0.1/ns/id";
+const EDC_ID = `${EDC_NAMESPACE}id`;
 
 /**
  * The ContractDefinition that offers one asset (EDC management API v4beta/v3 body): access and contract
@@ -280,7 +280,7 @@ export function buildContractDefinition(assetId: string, policyId: string): Reco
     "@id": offerDefinitionId(assetId),
     accessPolicyId: policyId,
     contractPolicyId: policyId,
-    assetsSelector: [{ "@type": "Criterion", operandLeft: EDC_ID, operator: "=", operandRight: assetId }],
+    assetsSelector: offerSelector(assetId),
   };
 }
 
@@ -376,7 +376,7 @@ const OFFERS_FAILED = "Failed to list offers";
 
 /**
  * The asset ids a contract definition selects, as far as the hub reads its selector: an empty selector
- * selects every asset of the participant (as EDC reads it; the embedded seed's default definition); else
+ * selects every asset of the participant (as EDC reads it); else
  * every criterion is on the asset's id (`https://w3id.org/edc/v0.0.1/ns/id`, `edc:id` or `id`) with `=` and
  * one id (as buildContractDefinition writes it) or `in` and a list of ids, and the selector picks the ids
  * they all allow. Any other criterion (on a property, another operator): undefined, not read as an offer.

@@ -1,5 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
-import { termsProperties, type AssetTerms } from "../dataspace-protocol";
+import { offerDefinitionId, offerSelector, termsProperties, type AssetTerms } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { CREDENTIAL_TYPES, issueOnboardingCredential } from "./issuer";
 import type {
@@ -27,7 +27,6 @@ export const LOCAL_CELL_ID = "cell-local-1";
 export const LOCAL_PROFILE_ID = "profile-ehds-health";
 export const ACCESS_POLICY_ID = "policy-dataspace-members";
 export const CONTRACT_POLICY_ID = "policy-secondary-use";
-export const CONTRACT_DEFINITION_ID = "contract-definition-all-assets";
 
 /** a data holder's demonstration asset, with its terms (what it is drawn from and discloses) as its metadata */
 interface SeedAsset {
@@ -101,8 +100,12 @@ const CREDENTIAL_DEFINITIONS = [
   },
 ];
 
-/** Default offer of a participant: every asset, for dataspace members, under the single permission `use`. */
-export function seedProviderDefaults(ctx: LocalContext, contextId: string): void {
+/**
+ * A participant's first policies: who may see an offer (dataspace members) and the contract's terms (use
+ * for permitted secondary use), both the single permission `use`. No contract definition: an asset is
+ * offered only by one of its own, as at a new EDC connector.
+ */
+export function seedProviderPolicies(ctx: LocalContext, contextId: string): void {
   const now = ctx.now();
   const policy = (id: string, note: string): PolicyDefinitionRecord => ({
     "@id": id,
@@ -122,16 +125,23 @@ export function seedProviderDefaults(ctx: LocalContext, contextId: string): void
     [CONTRACT_POLICY_ID, "Contract: use for permitted secondary use"],
   ])
     ctx.store.put("policies", `${contextId}/${id}`, contextId, policy(id, note));
+}
+
+/**
+ * A demonstration asset's offer, as the hub makes it (decision 0111): the definition `<assetId>-offer`
+ * selecting the asset by its id, so that the share page lists it as the hub's and can withdraw it.
+ */
+function seedOffer(ctx: LocalContext, contextId: string, assetId: string): void {
   const def: ContractDefinitionRecord = {
-    "@id": CONTRACT_DEFINITION_ID,
+    "@id": offerDefinitionId(assetId),
     "@type": "ContractDefinition",
     accessPolicyId: ACCESS_POLICY_ID,
     contractPolicyId: CONTRACT_POLICY_ID,
-    assetsSelector: [],
-    createdAt: now,
+    assetsSelector: offerSelector(assetId),
+    createdAt: ctx.now(),
     participantContextId: contextId,
   };
-  ctx.store.put("contractdefinitions", `${contextId}/${CONTRACT_DEFINITION_ID}`, contextId, def);
+  ctx.store.put("contractdefinitions", `${contextId}/${def["@id"]}`, contextId, def);
 }
 
 export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
@@ -218,7 +228,7 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
         stateTimestamp: now,
       };
       ctx.store.put("participants", participant["@id"], participant["@id"], participant);
-      seedProviderDefaults(ctx, org.slug);
+      seedProviderPolicies(ctx, org.slug);
       for (const a of HOLDER_ASSETS[org.slug] ?? []) {
         const asset: AssetRecord = {
           "@id": a.id,
@@ -241,6 +251,7 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
           participantContextId: org.slug,
         };
         ctx.store.put("assets", `${org.slug}/${a.id}`, org.slug, asset);
+        seedOffer(ctx, org.slug, a.id);
       }
     }
   });

@@ -11,7 +11,7 @@ import type {
   TenantRecord,
 } from "./models";
 import { issueOnboardingCredential } from "./issuer";
-import { seedProviderDefaults } from "./seed";
+import { seedProviderPolicies } from "./seed";
 
 /**
  * The tenant manager of the local dataspace (connector fabric manager shape, `/api/v1alpha1`):
@@ -179,7 +179,7 @@ export function provisionParticipant(
     if (!current) return;
     ctx.store.transaction(() => {
       ctx.store.put("participants", id, id, { ...current, state: "ACTIVATED", stateTimestamp: ctx.now() });
-      seedProviderDefaults(ctx, id);
+      seedProviderPolicies(ctx, id);
       ctx.store.put("participantprofiles", id, tenant.id, {
         ...pending,
         version: 1,

@@ -256,13 +256,14 @@ describe("assets", () => {
     expect(lmc.assets[1]._demo).toBe(true);
   });
 
-  it("registers an asset (version 1.0.0) that then appears in the list and in the provider catalogue", async () => {
+  it("registers an asset (version 1.0.0) that then appears in the list and, offered, in the provider catalogue", async () => {
     const created = await call("POST /api/assets", {
       as: "clinic",
       body: {
         participantId: "alphaklinik-berlin",
         assetId: "fhir-oncology-2025",
         name: "Oncology cohort 2025",
+        policyId: "policy-secondary-use",
       },
     });
     expect(created.status).toBe(201);
@@ -280,8 +281,15 @@ describe("assets", () => {
       type: "HttpData",
       baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/alphaklinik-berlin/fhir-oncology-2025",
     });
+    // without a policy it is registered only, as at a new EDC connector: no contract definition offers it
+    const unoffered = await call("POST /api/assets", {
+      as: "clinic",
+      body: { participantId: "alphaklinik-berlin", assetId: "fhir-oncology-draft", name: "Oncology draft" },
+    });
+    expect(unoffered.status).toBe(201);
     const { summary } = await alphaOffer();
     expect(summary.datasets.map((d) => d.id)).toContain("fhir-oncology-2025");
+    expect(summary.datasets.map((d) => d.id)).not.toContain("fhir-oncology-draft");
   });
 
   const alpha = "alphaklinik-berlin";

@@ -299,6 +299,7 @@ describe("data leaves only as its permit allows", () => {
         name: a.assetId,
         datasets: ["dataset-alphaklinik-diabetes"],
         disclosure: a.disclosure,
+        policyId: "policy-secondary-use",
       });
       expect(res.status, a.assetId).toBe(201);
     }

@@ -173,6 +173,9 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   await row.getByTestId("share-withdraw").click();
   await expect(row.getByTestId("share-offer-done")).toContainText("offer of asset", LIVE);
   expect(await page.evaluate(() => (window as unknown as { mixedStates: number }).mixedStates)).toBe(0);
+  // nothing else offers it: the embedded connector, like a new EDC connector, has no catch-all definition
+  await expect(row.getByTestId("share-offer")).toHaveAttribute("data-offered", "false");
+  await expect(row.getByTestId("share-offer")).toContainText("Not offered");
   await row.getByTestId("share-offer-policy").selectOption(policy);
   await row.getByTestId("share-offer-submit").click();
   await expect(row.getByTestId("share-offer-done")).toContainText(

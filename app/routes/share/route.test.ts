@@ -103,27 +103,22 @@ describe("share: an asset's offers", () => {
   const offersOf = async (assetId: string) => (await load()).assets.find((a) => a.id === assetId)?.offers;
   const change = async (fields: Record<string, string>, persona = "clinic") =>
     action({ request: await h.post(persona, "/share", fields), context: h.context, params: {} });
-  // the embedded seed's definition with an empty selector offers every asset: made at the connector, not the hub's
-  const seeded = {
-    definitionId: "contract-definition-all-assets",
-    policyId: "policy-secondary-use",
-    byHub: false,
-  };
   const auditTargets = async (action: string) =>
     (await h.context.services.audit.list({ limit: 200 }))
       .filter((e) => e.action === action)
       .map((e) => e.target);
 
-  it("each asset says under which policies it is offered: the hub's offer made at registration, and the connector's own", async () => {
+  it("each asset says under which policies it is offered: the hub's offer made at registration or seeded, none without a policy", async () => {
     await register({ assetId: "route-offer-a", name: "A", policyId: "policy-dataspace-members" });
     await register({ assetId: "route-offer-b", name: "B", policyId: "" });
-    expect(await offersOf("route-offer-a")).toEqual(
-      expect.arrayContaining([
-        seeded,
-        { definitionId: "route-offer-a-offer", policyId: "policy-dataspace-members", byHub: true },
-      ]),
-    );
-    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect(await offersOf("route-offer-a")).toEqual([
+      { definitionId: "route-offer-a-offer", policyId: "policy-dataspace-members", byHub: true },
+    ]);
+    expect(await offersOf("route-offer-b")).toEqual([]);
+    // the embedded seed offers its demonstration assets as the hub does, so that they can be withdrawn
+    expect(await offersOf("fhir-cohort-bundle")).toEqual([
+      { definitionId: "fhir-cohort-bundle-offer", policyId: "policy-secondary-use", byHub: true },
+    ]);
     expect((await load()).offersError).toBeNull();
   });
 
@@ -137,12 +132,9 @@ describe("share: an asset's offers", () => {
       fields: [],
       ok: "Asset route-offer-b is now offered in your catalogue under policy policy-dataspace-members.",
     });
-    expect(await offersOf("route-offer-b")).toEqual(
-      expect.arrayContaining([
-        seeded,
-        { definitionId: "route-offer-b-offer", policyId: "policy-dataspace-members", byHub: true },
-      ]),
-    );
+    expect(await offersOf("route-offer-b")).toEqual([
+      { definitionId: "route-offer-b-offer", policyId: "policy-dataspace-members", byHub: true },
+    ]);
     expect(
       await change({ intent: "offer", assetId: "route-offer-b", policyId: "policy-secondary-use" }),
     ).toMatchObject({
@@ -153,7 +145,7 @@ describe("share: an asset's offers", () => {
       intent: "withdraw",
       ok: "The hub's offer of asset route-offer-b is withdrawn.",
     });
-    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect(await offersOf("route-offer-b")).toEqual([]);
     expect(await change({ intent: "withdraw", assetId: "route-offer-b" })).toMatchObject({
       error: NO_HUB_OFFER("route-offer-b"),
     });
@@ -181,12 +173,12 @@ describe("share: an asset's offers", () => {
       expect(r, error).toMatchObject({ intent: "offer", error });
       expect((r as { fields: { field: string }[] }).fields.map((f) => f.field)).toEqual(field ? [field] : []);
     }
-    expect(await offersOf("route-offer-b")).toEqual([seeded]);
+    expect(await offersOf("route-offer-b")).toEqual([]);
     expect(
       await h.context.services.dataspace
         .offersOf("alphaklinik-berlin", ["no-such-asset"])
         .then((o) => o["no-such-asset"]),
-    ).toEqual([seeded]);
+    ).toEqual([]);
   });
 
   it("only a data holder changes offers: a data user is refused (403), the offer stays", async () => {
