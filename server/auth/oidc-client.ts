@@ -104,14 +104,16 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
     return parsed.data;
   }
 
-  function discover(): Promise<Discovery> {
-    if (!discovery) {
-      discovery = fetchDiscovery(opts.timeoutMs).catch((e: unknown) => {
+  /** the kept discovery document; `fresh`: asked again (and kept anew) */
+  function discover(fresh = false): Promise<Discovery> {
+    if (!discovery || fresh) {
+      const asked = fetchDiscovery(opts.timeoutMs).catch((e: unknown) => {
         throw providerUnavailable("discovery", e);
       });
-      // a failed discovery is retried on the next sign-in
-      discovery.catch(() => {
-        discovery = null;
+      discovery = asked;
+      // a failed discovery is retried on the next sign-in (unless a later one replaced it already)
+      asked.catch(() => {
+        if (discovery === asked) discovery = null;
       });
     }
     return discovery;
@@ -152,8 +154,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
   }
 
   /** the strategy for one sign-in step; every provider call it makes ends by `deadline` */
-  async function authenticator(deadline: AbortSignal) {
-    const d = await beforeDeadline(discover(), deadline, "discovery");
+  async function authenticator(deadline: AbortSignal, freshDiscovery = false) {
+    const d = await beforeDeadline(discover(freshDiscovery), deadline, "discovery");
     const verifyKey = signingKeys(d, deadline);
     const strategy = new HubStrategy(
       {
@@ -202,7 +204,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       const url = new URL(request.url);
       const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
       try {
-        await (await authenticator(AbortSignal.timeout(opts.timeoutMs))).authenticate("oidc", request);
+        // discovery asked afresh: a provider that is away is told here, not by the browser's error page
+        // at its login address, and a changed document is taken up
+        await (await authenticator(AbortSignal.timeout(opts.timeoutMs), true)).authenticate("oidc", request);
       } catch (e) {
         if (e instanceof Response) {
           const headers = new Headers(e.headers);

@@ -250,6 +250,15 @@ describe("identity provider faults: every sign-in call answers in time and recov
     }, 60_000);
   });
 
+  it("a provider gone after a sign-in (discovery kept): the next sign-in start is the hub's message, not the provider's dead address", async () => {
+    await expectFullSignIn("researcher");
+    await proxy.setMode("refused");
+    const jar = new CookieJar();
+    const { res, ms } = await hubGet(jar, "/auth/login?login_hint=researcher&returnTo=/");
+    expect(expectClearRefusal(res, ms, "provider gone, discovery kept")).toBe(UNREACHABLE);
+    await recover("all", "refused", res.status, ms, UNREACHABLE);
+  }, 60_000);
+
   it("a provider that answers and refuses (a forged code) is a failed sign-in, not an unreachable provider", async () => {
     const jar = new CookieJar();
     const start = await hubGet(jar, "/auth/login?login_hint=researcher&returnTo=/");
@@ -301,7 +310,8 @@ describe("identity provider faults: every sign-in call answers in time and recov
         )
         .join("\n"),
     );
-    expect(rows).toHaveLength(ALL_FAULTS.length * 3 - 1);
+    // and one row for the provider gone after a sign-in (every call refused, discovery kept)
+    expect(rows).toHaveLength(ALL_FAULTS.length * 3 - 1 + 1);
   });
 });
 
