@@ -9,11 +9,14 @@
 //
 //   git clone --depth 1 --branch v0.15.1 https://github.com/eclipse-edc/IdentityHub /tmp/identityhub-0.15.1
 //   IDENTITYHUB_SRC=/tmp/identityhub-0.15.1 node scripts/real-systems/issuer-service.mjs \
-//     npx vitest run tests/contract/issuer.test.ts
+//     npx vitest run --no-file-parallelism tests/contract/issuer.test.ts tests/contract/identity-hub.test.ts
 //
-// runs the command with ISSUER_CONTRACT_URL, ISSUER_CONTRACT_API_KEY and ISSUER_CONTRACT_CONTEXT set,
-// then stops both runtimes (without a command: prints them and runs until Ctrl-C).
+// runs the command with ISSUER_CONTRACT_URL, ISSUER_CONTRACT_API_KEY and ISSUER_CONTRACT_CONTEXT set, and
+// IDENTITY_HUB_CONTRACT_* for the holder's IdentityHub (tests/contract/identity-hub.test.ts; run the two
+// files one after the other, --no-file-parallelism: the identity hub's contract has the issuer issue
+// more), then stops both runtimes (without a command: prints them and runs until Ctrl-C).
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cacheDir, findJava, freePort, mavenClasspath, tempDir, tiedProcess } from "./jvm.mjs";
@@ -137,7 +140,8 @@ const ISSUER_MODULES = [
   "spi/issuerservice/issuerservice-issuance-spi",
 ];
 
-// test only: the first admin of a runtime (IdentityHub 0.15.1 has no configured one)
+// test only: the first admin of a runtime (IdentityHub 0.15.1 has no configured one), and every web
+// context on 127.0.0.1 (EDC 0.15.1's Jetty has no host setting: it binds every interface)
 const SEED = `package hub.realsystems;
 import org.eclipse.edc.identityhub.spi.participantcontext.ParticipantContextService;
 import org.eclipse.edc.identityhub.spi.participantcontext.model.KeyDescriptor;
@@ -145,11 +149,14 @@ import org.eclipse.edc.identityhub.spi.participantcontext.model.ParticipantManif
 import org.eclipse.edc.runtime.metamodel.annotation.Inject;
 import org.eclipse.edc.spi.system.ServiceExtension;
 import org.eclipse.edc.spi.system.ServiceExtensionContext;
+import org.eclipse.edc.web.jetty.JettyService;
 public class SuperUserSeedExtension implements ServiceExtension {
     @Inject private ParticipantContextService participants;
+    @Inject private JettyService jetty;
     private String keyFile;
     @Override public void initialize(ServiceExtensionContext context) {
         keyFile = context.getConfig().getString("hub.superuser.keyfile");
+        jetty.addConnectorConfigurationCallback(connector -> connector.setHost("127.0.0.1"));
     }
     @Override public void start() {
         var manifest = ParticipantManifest.Builder.newInstance().participantContextId("super-user")
@@ -166,7 +173,9 @@ public class SuperUserSeedExtension implements ServiceExtension {
 function compile({ java, src, classpath }) {
   const out = cacheDir(`issuerservice-${VERSION}-classes`);
   const marker = path.join(out, "compiled.txt");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === src) return out;
+  // compiled again when the checkout or the seed changes
+  const stamp = `${src}\n${createHash("sha256").update(SEED).digest("hex")}`;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === stamp) return out;
   rmSync(path.join(out, "classes"), { recursive: true, force: true });
   const seedDir = path.join(out, "seed", "hub", "realsystems");
   mkdirSync(seedDir, { recursive: true });
@@ -201,7 +210,7 @@ function compile({ java, src, classpath }) {
     ],
     { stdio: "inherit" },
   );
-  writeFileSync(marker, src);
+  writeFileSync(marker, stamp);
   return out;
 }
 
@@ -422,6 +431,12 @@ export async function startIssuerService({ src, credentials = 3 }) {
         ISSUER_CONTRACT_URL: issuerWeb.urls.issueradmin,
         ISSUER_CONTRACT_API_KEY: issuerKey,
         ISSUER_CONTRACT_CONTEXT: "issuer",
+        // the holder's identity API with its super-user's key: the hub reads every participant's credentials
+        IDENTITY_HUB_CONTRACT_URL: holderWeb.urls.identity,
+        IDENTITY_HUB_CONTRACT_API_KEY: holder.superUser,
+        IDENTITY_HUB_CONTRACT_CONTEXT: "holder",
+        IDENTITY_HUB_CONTRACT_ISSUER_DID: issuerDid,
+        IDENTITY_HUB_CONTRACT_CREDENTIAL: "membership:MembershipCredential",
       },
       stop,
     };
