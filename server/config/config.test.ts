@@ -113,6 +113,51 @@ describe("loadConfig", () => {
     expect(c.officeHolds).toEqual(["2026-12-24", "2026-12-31"]);
   });
 
+  it("takes the issuer's and the identity hub's API keys with their URLs (decision 0114)", () => {
+    const urls = {
+      ISSUER_URL: "https://issuer.example/api/issuer",
+      IDENTITY_HUB_URL: "https://ih.example/api/identity",
+    };
+    const keys = { ISSUER_API_KEY: "aXNzdWVy.c2VjcmV0", IDENTITY_HUB_API_KEY: "c3VwZXItdXNlcg==.cw+/=" };
+    expect(loadConfig({ ...urls, ...keys })).toMatchObject({
+      issuerUrl: urls.ISSUER_URL,
+      issuerApiKey: keys.ISSUER_API_KEY,
+      identityHubUrl: urls.IDENTITY_HUB_URL,
+      identityHubApiKey: keys.IDENTITY_HUB_API_KEY,
+    });
+    // none: the embedded dataspace's services and keys
+    expect(loadConfig({})).toMatchObject({ issuerApiKey: undefined, identityHubApiKey: undefined });
+    // a key belongs to its URL
+    expect(() => loadConfig(keys)).toThrow(
+      new ConfigError([
+        "ISSUER_API_KEY: set without ISSUER_URL (the key of the service that URL names; the embedded dataspace's needs none)",
+        "IDENTITY_HUB_API_KEY: set without IDENTITY_HUB_URL (the key of the service that URL names; the embedded dataspace's needs none)",
+      ]),
+    );
+    // a URL needs its key, unless the hub has a management token for it
+    expect(() => loadConfig({ ...urls, ISSUER_API_KEY: keys.ISSUER_API_KEY })).toThrow(
+      /^Invalid configuration:\n {2}- IDENTITY_HUB_API_KEY: required when IDENTITY_HUB_URL is set without a management token \(CONNECTOR_MANAGEMENT_URL with CONNECTOR_TOKEN_URL\): the identity API authenticates by x-api-key$/,
+    );
+    const token = {
+      CONNECTOR_MANAGEMENT_URL: "https://cp.example/management",
+      CONNECTOR_API_VERSION: "v5alpha",
+      CONNECTOR_TOKEN_URL: "https://kc.example/token",
+      CONNECTOR_CLIENT_ID: "hub",
+      CONNECTOR_CLIENT_SECRET: "s",
+    };
+    expect(loadConfig({ ...urls, ...token })).toMatchObject({
+      issuerApiKey: undefined,
+      identityHubApiKey: undefined,
+    });
+    // a key is a header value: a pasted newline or a space is refused at boot
+    expect(() => loadConfig({ ...urls, ...keys, ISSUER_API_KEY: "aXNzdWVy.c2VjcmV0\n" })).toThrow(
+      "ISSUER_API_KEY: must be visible ASCII without spaces or line breaks (it is sent as x-api-key)",
+    );
+    expect(() => loadConfig({ ...urls, ...keys, IDENTITY_HUB_API_KEY: "a b" })).toThrow(
+      /IDENTITY_HUB_API_KEY: must be/,
+    );
+  });
+
   it("turns the development wallet on only with the embedded identity provider", () => {
     const keycloak = { OIDC_ISSUER: "https://kc.example.eu/realms/ehds", OIDC_CLIENT_ID: "hub" };
     expect(loadConfig({}).eudi.devWallet).toBe(true);

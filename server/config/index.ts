@@ -23,6 +23,11 @@ const rateLimit = z
     const unit = { s: 1, m: 60, h: 3600 }[window.slice(-1) as "s" | "m" | "h"];
     return { points: Number(points), seconds: Number(window.slice(0, -1)) * unit };
   });
+/** an API key sent as an HTTP header (`x-api-key`): visible ASCII, no spaces (a copied key's newline is refused) */
+const headerKey = z
+  .string()
+  .regex(/^[\x21-\x7e]+$/, "must be visible ASCII without spaces or line breaks (it is sent as x-api-key)")
+  .optional();
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 /** a comma-separated list: each entry `clean`ed, empty ones dropped */
 const list = (clean: (entry: string) => string) =>
@@ -70,7 +75,9 @@ export const envSchema = z.object({
   CONNECTOR_CLIENT_SECRET: z.string().optional(),
   TENANT_MANAGER_URL: optionalUrl,
   ISSUER_URL: optionalUrl,
+  ISSUER_API_KEY: headerKey,
   IDENTITY_HUB_URL: optionalUrl,
+  IDENTITY_HUB_API_KEY: headerKey,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   OIDC_SESSION_CHECK_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   OIDC_SESSION_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
@@ -98,6 +105,26 @@ export const envSchema = z.object({
     .max(1000)
     .default(5),
 });
+
+/**
+ * The issuer's and the identity hub's API keys (decision 0114): a key belongs to its URL; a service named
+ * by URL needs its key unless the hub has a management token to send it (CONNECTOR_MANAGEMENT_URL with
+ * CONNECTOR_TOKEN_URL), as IdentityHub and the IssuerService 0.15.1 take nothing else.
+ */
+function keyRules(e: z.infer<typeof envSchema>): string[] {
+  const token = !!(e.CONNECTOR_MANAGEMENT_URL && e.CONNECTOR_TOKEN_URL);
+  const services = [
+    { name: "ISSUER", url: e.ISSUER_URL, key: e.ISSUER_API_KEY, api: "the issuer service's admin API" },
+    { name: "IDENTITY_HUB", url: e.IDENTITY_HUB_URL, key: e.IDENTITY_HUB_API_KEY, api: "the identity API" },
+  ];
+  return services.flatMap(({ name, url, key, api }) => {
+    if (key && !url)
+      return `${name}_API_KEY: set without ${name}_URL (the key of the service that URL names; the embedded dataspace's needs none)`;
+    if (url && !key && !token)
+      return `${name}_API_KEY: required when ${name}_URL is set without a management token (CONNECTOR_MANAGEMENT_URL with CONNECTOR_TOKEN_URL): ${api} authenticates by x-api-key`;
+    return [];
+  });
+}
 
 /** the configuration the server runs with: what `loadConfig` makes of the environment */
 export type Config = ReturnType<typeof loadConfig>;
@@ -139,6 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     e.CONNECTOR_TOKEN_URL &&
       (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET) &&
       "CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set",
+    ...keyRules(e),
     ...e.OFFICE_HOLDS.filter(
       (h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)),
     ).map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
@@ -215,7 +243,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : undefined,
     tenantManagerUrl: e.TENANT_MANAGER_URL,
     issuerUrl: e.ISSUER_URL,
+    /** the issuer admin API's key (`x-api-key`, decision 0114); undefined: the management token */
+    issuerApiKey: e.ISSUER_API_KEY,
     identityHubUrl: e.IDENTITY_HUB_URL,
+    /** the identity API's key (`x-api-key`, an admin's: the hub reads every participant's credentials) */
+    identityHubApiKey: e.IDENTITY_HUB_API_KEY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     /**
      * How often a session signed in at an external provider is confirmed there (refresh-token grant),

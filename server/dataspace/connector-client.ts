@@ -28,8 +28,6 @@ import {
 export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "baseUrl"> {
   managementUrl: string;
   apiVersion: string;
-  /** the management API key (EDC's `tokenbased` authentication), sent as `x-api-key` */
-  apiKey?: string;
   /** a runtime-scoped connector's one participant (`edc.participant.id`; config requires it there) */
   participantId?: string;
 }
@@ -65,7 +63,6 @@ export function createConnectorClient(options: ConnectorClientOptions) {
     ...options,
     name: "connector",
     baseUrl: options.managementUrl,
-    headers: options.apiKey ? { "x-api-key": options.apiKey } : undefined,
   });
   const v = options.apiVersion;
   if (isRuntimeScoped(v) && !options.participantId)

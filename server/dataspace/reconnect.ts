@@ -21,13 +21,17 @@ export interface ServiceEndpoints {
   clientSecret?: string;
   /** the connector's management API key (EDC `tokenbased` auth) */
   apiKey?: string;
+  /** the issuer's and the identity hub's API keys (`x-api-key`); without one, the management token */
+  issuerApiKey?: string;
+  identityHubApiKey?: string;
   /** a runtime-scoped connector's one participant */
   participantId?: string;
 }
 
 /**
  * The four upstream clients of `endpoints` behind `cache`, sharing one token source; a service
- * without its URL has none. What createDataspace starts with and a restart rebuilds.
+ * without its URL has none, a service with its API key sends that in place of the token (decision
+ * 0114). What createDataspace starts with and a restart rebuilds.
  */
 export function upstreamClients(
   endpoints: ServiceEndpoints & { issuerContextId: string },
@@ -53,12 +57,24 @@ export function upstreamClients(
       : undefined,
     issuer: issuerUrl
       ? cachedIssuer(
-          createIssuerClient({ ...common, baseUrl: issuerUrl, issuerContextId: endpoints.issuerContextId }),
+          createIssuerClient({
+            ...common,
+            baseUrl: issuerUrl,
+            apiKey: endpoints.issuerApiKey,
+            issuerContextId: endpoints.issuerContextId,
+          }),
           cache,
         )
       : undefined,
     identityHub: identityHubUrl
-      ? cachedIdentityHub(createIdentityHubClient({ ...common, baseUrl: identityHubUrl }), cache)
+      ? cachedIdentityHub(
+          createIdentityHubClient({
+            ...common,
+            baseUrl: identityHubUrl,
+            apiKey: endpoints.identityHubApiKey,
+          }),
+          cache,
+        )
       : undefined,
   };
 }

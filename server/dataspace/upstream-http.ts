@@ -72,13 +72,22 @@ export interface UpstreamHttpOptions {
   baseUrl: string;
   timeoutMs: number;
   tokens?: TokenSource;
-  /** sent with every request (e.g. the management API key of an EDC connector: `x-api-key`) */
+  /**
+   * The upstream's API key, sent as `x-api-key` in place of a bearer token (`tokens` is then not asked):
+   * an EDC connector's management API (`tokenbased` auth), IdentityHub's identity and issuer admin APIs
+   * (0.15.1 authenticates them by this header only, decision 0114)
+   */
+  apiKey?: string;
+  /** sent with every request */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
 /** what a client of one upstream is built with */
-export type UpstreamClientOptions = Pick<UpstreamHttpOptions, "baseUrl" | "timeoutMs" | "tokens" | "fetch">;
+export type UpstreamClientOptions = Pick<
+  UpstreamHttpOptions,
+  "baseUrl" | "timeoutMs" | "tokens" | "apiKey" | "fetch"
+>;
 
 /**
  * The deadline of one upstream call: aborted after `timeoutMs` (a `TimeoutError`, as
@@ -128,7 +137,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     const form = body instanceof URLSearchParams;
     if (body !== undefined)
       headers.set("Content-Type", form ? "application/x-www-form-urlencoded" : "application/json");
-    if (options.tokens) {
+    if (options.apiKey) headers.set("x-api-key", options.apiKey);
+    else if (options.tokens) {
       // a failed token call is an error: never an unauthenticated request
       headers.set("Authorization", `Bearer ${await options.tokens.token(signal)}`);
     }

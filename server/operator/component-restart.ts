@@ -93,6 +93,8 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
             tenantManagerUrl: config.tenantManagerUrl,
             issuerUrl: config.issuerUrl,
             identityHubUrl: config.identityHubUrl,
+            issuerApiKey: config.issuerApiKey,
+            identityHubApiKey: config.identityHubApiKey,
             tokenUrl: c?.tokenUrl,
             clientId: c?.clientId,
             clientSecret: c?.clientSecret,
