@@ -10,6 +10,9 @@ export interface DataspaceEndpoints {
   readonly protocolBaseUrl: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** the issuer admin API's and the identity API's `x-api-key` (one super-user's, as IdentityHub 0.15.1 has) */
+  readonly issuerApiKey: string;
+  readonly identityHubApiKey: string;
   readonly issuerContextId: string;
   readonly issuerDid: string;
 }

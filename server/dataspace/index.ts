@@ -120,6 +120,9 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
       tenantManagerUrl: config.tenantManagerUrl ?? local?.tenantManagerUrl,
       issuerUrl: config.issuerUrl ?? local?.issuerUrl,
       identityHubUrl: config.identityHubUrl ?? local?.identityHubUrl,
+      // a key goes with its URL: the configured service's (config refuses a key without its URL), else the embedded one's
+      issuerApiKey: config.issuerUrl ? config.issuerApiKey : local?.issuerApiKey,
+      identityHubApiKey: config.identityHubUrl ? config.identityHubApiKey : local?.identityHubApiKey,
       issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
     },
     readCache,

@@ -60,3 +60,57 @@ describe("the clients of a restart", () => {
     }
   });
 });
+
+describe("the issuer's and the identity hub's API keys (decision 0114)", () => {
+  it("go as x-api-key in place of the management token, each to its service, at start-up and after a restart", async () => {
+    const env = {
+      NODE_ENV: "test",
+      DATA_DIR: ":memory:",
+      UPSTREAM_TIMEOUT_MS: "2000",
+      CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+      CONNECTOR_API_VERSION: "v4alpha",
+      CONNECTOR_TOKEN_URL: `${double.url}/token`,
+      CONNECTOR_CLIENT_ID: "hub",
+      CONNECTOR_CLIENT_SECRET: "s",
+      ISSUER_URL: `${double.url}/issuer`,
+      ISSUER_API_KEY: "aXNzdWVy.aXNzdWVyLWtleQ==",
+      IDENTITY_HUB_URL: `${double.url}/identity`,
+      IDENTITY_HUB_API_KEY: "c3VwZXItdXNlcg==.aHViLWtleQ==",
+    };
+    const config = loadConfig(env);
+    const db = openDatabase(":memory:");
+    const ds = await createDataspace(config, { db });
+    const calls = async () => {
+      double.reset();
+      answers()
+        .on("POST", "/issuer/v1alpha/participants/aXNzdWVy/credentialdefinitions/query", { json: [] })
+        .on("GET", "/identity/v1alpha/participants/bG1j/credentials", { json: [] });
+      await ds.runtime.connector.listParticipantContexts();
+      await ds.runtime.issuer!.listCredentialDefinitions();
+      await ds.runtime.identityHub!.listCredentials("lmc");
+      return double.requests
+        .filter((r) => r.path !== "/token")
+        .map((r) => [r.path.split("/")[1], r.headers["x-api-key"], r.headers.authorization]);
+    };
+    try {
+      const atStart = await calls();
+      expect(atStart).toEqual([
+        ["mgmt", undefined, "Bearer tok"],
+        ["issuer", env.ISSUER_API_KEY, undefined],
+        ["identity", env.IDENTITY_HUB_API_KEY, undefined],
+      ]);
+      // as the operator console's restart of a configured service rebuilds them (component-restart.ts)
+      reconnectClients(ds.runtime, ["issuer", "identity-hub"], {
+        ...config.connector!,
+        issuerUrl: config.issuerUrl,
+        issuerApiKey: config.issuerApiKey,
+        identityHubUrl: config.identityHubUrl,
+        identityHubApiKey: config.identityHubApiKey,
+      });
+      expect(await calls()).toEqual(atStart);
+    } finally {
+      await ds.close();
+      db.close();
+    }
+  });
+});

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { sameSecret } from "../config/same-secret";
 import { jwtVerify, SignJWT } from "jose";
 import type { LocalContext } from "./context";
-import { HttpError, unauthorized, type LocalRequest, type Router } from "./http";
+import { BareStatus, HttpError, unauthorized, type LocalRequest, type Router } from "./http";
 
 /**
- * OAuth2 client-credentials token endpoint of the local dataspace and the bearer check of its
- * management, tenant-manager, issuer and identity-hub APIs: the hub's clients authenticate the
- * same way against it as against a production connector behind Keycloak.
+ * How the local dataspace's APIs authenticate, as the real services do: its OAuth2 client-credentials
+ * token endpoint and the bearer check of its management and tenant-manager APIs (a participant-scoped
+ * connector behind Keycloak); the super-user's API key (`x-api-key`) on its issuer admin and identity
+ * APIs, as EDC IdentityHub / IssuerService 0.15.1 take it (decision 0114).
  */
 
 export const TOKEN_ISSUER = "local-dataspace";
@@ -104,4 +105,58 @@ export function bearerAuthenticator(ctx: LocalContext) {
       throw unauthorized("invalid or expired bearer token");
     }
   };
+}
+
+/** the issuer's and the identity hub's administrator (IdentityHub 0.15.1 has one only when seeded) */
+export const SUPER_USER = "super-user";
+/** the APIs that take an `x-api-key` (IdentityHub's `identity` and `issueradmin` web contexts), not a token */
+const API_KEY_PATHS = ["/issuer/", "/identity/"];
+
+/**
+ * The super-user's API key, made once and kept: `base64(participant context id).secret`, the form of
+ * IdentityHub's keys (ParticipantServicePrincipalResolver reads the principal from its first part).
+ */
+export function loadOrCreateApiKey(ctx: LocalContext): string {
+  let key = ctx.store.setting("super-user-api-key");
+  if (!key) {
+    key = `${Buffer.from(SUPER_USER).toString("base64")}.${randomBytes(64).toString("base64")}`;
+    ctx.store.setSetting("super-user-api-key", key);
+  }
+  return key;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Accepts a request carrying `apiKey` in `x-api-key`, and refuses as IdentityHub 0.15.1 does
+ * (ServicePrincipalAuthenticationFilter, ParticipantServicePrincipalResolver, EDC's exception mapper):
+ * no key or more than one, 401 without a body; a key whose principal is not base64, 400 without a body;
+ * a principal no participant context has, 401 "Invalid Authentication '…': An entity with ID '…' does not
+ * exist."; any other wrong key, 401 "Invalid API token" (type AuthenticationFailed). A bearer token is no key.
+ */
+export function apiKeyAuthenticator(apiKey: string) {
+  return async (req: LocalRequest): Promise<void> => {
+    const sent = req.headers["x-api-key"];
+    // Node joins repeated headers with ", " (no base64 key has a comma)
+    if (typeof sent !== "string" || sent.includes(",")) throw new BareStatus(401, "Unauthorized");
+    const parts = sent.split(".");
+    const invalid = () => new HttpError(401, "Invalid API token", "AuthenticationFailed");
+    if (parts.length !== 2) throw invalid();
+    if (!BASE64.test(parts[0]) || parts[0].length % 4 === 1) throw new BareStatus(400, "Bad Request");
+    const principal = Buffer.from(parts[0], "base64").toString("utf8");
+    if (principal !== SUPER_USER)
+      throw new HttpError(
+        401,
+        `Invalid Authentication '${principal}': An entity with ID '${principal}' does not exist.`,
+        "AuthenticationFailed",
+      );
+    if (!sameSecret(sent, apiKey)) throw invalid();
+  };
+}
+
+/** the local dataspace's authentication of a request: the API key where IdentityHub takes one, else the bearer token */
+export function localAuthenticator(ctx: LocalContext, apiKey: string) {
+  const bearer = bearerAuthenticator(ctx);
+  const key = apiKeyAuthenticator(apiKey);
+  return (req: LocalRequest) => (API_KEY_PATHS.some((p) => req.path.startsWith(p)) ? key(req) : bearer(req));
 }

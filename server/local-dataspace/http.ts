@@ -41,6 +41,12 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An answer of its status alone, without a body: what a JAX-RS filter's `abortWith(Response.status(…).build())`
+ * gives (IdentityHub's API key filter)
+ */
+export class BareStatus extends HttpError {}
+
 export const badRequest = (message: string, path: string | null = null) =>
   new HttpError(400, message, "ValidationFailure", path);
 export const notFound = (message: string) => new HttpError(404, message, "ObjectNotFound");
@@ -183,6 +189,7 @@ export async function startHttpServer(options: {
       const out = await match.route.handler(request);
       send(res, out.status ?? 200, out.body, out.headers);
     } catch (e) {
+      if (e instanceof BareStatus) return send(res, e.status, undefined);
       if (!(e instanceof HttpError)) options.onError?.(e);
       const err =
         e instanceof HttpError

@@ -1,5 +1,5 @@
 import { DSP_PROTOCOL, type DataspaceEndpoints } from "../dataspace-protocol";
-import { bearerAuthenticator, loadOrCreateClient, registerTokenEndpoint } from "./auth";
+import { loadOrCreateApiKey, loadOrCreateClient, localAuthenticator, registerTokenEndpoint } from "./auth";
 import { registerDspCatalog } from "./catalog";
 import { dspAddressOf, participantByDid, type LocalContext } from "./context";
 import { registerIdentityHubApi, registerIssuerApi } from "./credentials-api";
@@ -75,6 +75,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
       log,
     };
     const client = loadOrCreateClient(ctx);
+    const apiKey = loadOrCreateApiKey(ctx);
 
     const router = new Router();
     router.add("GET", "/", () => ({ body: rootDocument(ctx) }), { authenticated: false });
@@ -118,7 +119,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
       host: options.host ?? "127.0.0.1",
       port: options.port ?? 0,
       router,
-      authenticate: bearerAuthenticator(ctx),
+      authenticate: localAuthenticator(ctx, apiKey),
       onError: log,
     });
     ctx.baseUrl = server.url;
@@ -145,6 +146,9 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
       protocolBaseUrl: `${server.url}/api/dsp`,
       clientId: client.clientId,
       clientSecret: client.clientSecret,
+      // one runtime, one super-user: the same key for both APIs
+      issuerApiKey: apiKey,
+      identityHubApiKey: apiKey,
       issuerContextId: ctx.issuer.contextId,
       issuerDid: ctx.issuer.did,
       changeVersion: () => store.version(),

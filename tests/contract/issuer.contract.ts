@@ -1,6 +1,11 @@
 import { beforeAll, expect, it } from "vitest";
-import { querySpec } from "../../server/dataspace-protocol";
-import type { IssuerClient } from "../../server/dataspace/issuer-client";
+import { encodeContextId, querySpec } from "../../server/dataspace-protocol";
+import {
+  createIssuerClient,
+  type IssuerClient,
+  type IssuerClientOptions,
+} from "../../server/dataspace/issuer-client";
+import { apiKeyContract } from "./api-key.contract";
 
 /**
  * What the hub's issuer client counts on from the issuer service's admin API
@@ -13,11 +18,8 @@ import type { IssuerClient } from "../../server/dataspace/issuer-client";
  * The issuer must have issued at least three credentials.
  */
 export interface IssuerTarget {
-  client: IssuerClient;
-  /** the admin API of the issuer's context: `…/v1alpha/participants/{issuer}` */
-  base: string;
-  /** what authenticates a call (a bearer token, an `x-api-key`) */
-  headers(): Promise<Record<string, string>>;
+  /** the hub's issuer client as the hub is configured for this issuer: its URL, context and API key */
+  options: IssuerClientOptions;
   /**
    * whether revocation and the status read work: IssuerService 0.15.1 answers 404 for every record
    * whose status list its local publisher published (BitstringStatusListFactory looks the status list
@@ -29,16 +31,18 @@ export interface IssuerTarget {
 export function issuerContract(setup: () => Promise<IssuerTarget>): void {
   let target: IssuerTarget;
   let issuer: IssuerClient;
+  const base = () =>
+    `${target.options.baseUrl}/v1alpha/participants/${encodeContextId(target.options.issuerContextId)}`;
   beforeAll(async () => {
     target = await setup();
-    issuer = target.client;
+    issuer = createIssuerClient(target.options);
   });
 
   /** the issuer's answer to a QuerySpec, as sent */
   async function query(spec: Parameters<typeof querySpec>[0]): Promise<{ id: string }[]> {
-    const res = await fetch(`${target.base}/credentials/query`, {
+    const res = await fetch(`${base()}/credentials/query`, {
       method: "POST",
-      headers: { ...(await target.headers()), "content-type": "application/json" },
+      headers: { "x-api-key": target.options.apiKey!, "content-type": "application/json" },
       body: JSON.stringify(querySpec(spec)),
     });
     expect(res.status).toBe(200);
@@ -53,6 +57,17 @@ export function issuerContract(setup: () => Promise<IssuerTarget>): void {
   };
   /** the last credential issued to a DID (not a status list credential the issuer keeps alongside) */
   const lastIssued = async () => (await credentials()).findLast((c) => subjectOf(c)?.startsWith("did:"))!;
+
+  apiKeyContract("issuer", () => ({
+    options: target.options,
+    call: (options) => createIssuerClient({ ...target.options, ...options }).listCredentialDefinitions(),
+    request: (headers) =>
+      fetch(`${base()}/credentials/query`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: "{}",
+      }),
+  }));
 
   it("finds one issued credential by its record id (filterExpression on id), none for an unknown id", async () => {
     const all = await credentials();

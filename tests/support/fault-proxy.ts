@@ -210,6 +210,8 @@ export function dataspaceEnvVia(
     tenantManagerUrl: string;
     issuerUrl: string;
     identityHubUrl: string;
+    issuerApiKey: string;
+    identityHubApiKey: string;
   },
 ): Record<string, string> {
   const via = (u: string) => u.replace(local.url, proxy.url);
@@ -221,6 +223,8 @@ export function dataspaceEnvVia(
     CONNECTOR_CLIENT_SECRET: local.clientSecret,
     TENANT_MANAGER_URL: via(local.tenantManagerUrl),
     ISSUER_URL: via(local.issuerUrl),
+    ISSUER_API_KEY: local.issuerApiKey,
     IDENTITY_HUB_URL: via(local.identityHubUrl),
+    IDENTITY_HUB_API_KEY: local.identityHubApiKey,
   };
 }
