@@ -12,6 +12,7 @@ import {
   type PublishedCount,
 } from "../federated";
 import { isObject, type Disclosure } from "../dataspace-protocol";
+import { DIRECT_IDENTIFIER_KEYS } from "../privacy";
 
 /**
  * What leaves the hub under a data permit (issue 34): the data plane's answer for an asset, shaped
@@ -36,12 +37,14 @@ function resourcesOf(data: unknown): Json[] {
     .filter((r): r is Json => !!r);
 }
 
-/** keys that name a person directly: never delivered, whatever the asset */
+/**
+ * keys that name a person directly: never delivered, whatever the asset. The role table's direct
+ * identifiers (server/privacy/policy.ts: who entered a measurement, the app account, the device's name,
+ * free-text notes, source values, ...) and a few a record from elsewhere may carry; the birth date
+ * leaves as its year (`birthDate` below), as the table allows.
+ */
 const DIRECT_IDENTIFIERS = new Set([
-  "name",
-  "givenName",
-  "familyName",
-  "city",
+  ...DIRECT_IDENTIFIER_KEYS.filter((k) => k !== "birthDate"),
   "address",
   "telecom",
   "email",
@@ -90,7 +93,7 @@ export function pseudonymised(data: unknown, secret: string, permitId: string): 
     const out: Json = {};
     for (const [k, x] of Object.entries(v)) {
       if (DIRECT_IDENTIFIERS.has(k) || k === "graphId") continue;
-      out[k] = walk(x);
+      out[k] = k === "birthDate" && typeof x === "string" ? x.slice(0, 4) : walk(x);
     }
     return out;
   };

@@ -3,7 +3,7 @@
  * (the role policy and the viewer), the minimiser of graph answers and of tables. Modules read
  * by the container only (the audit view, the pseudonym secret) are imported there directly.
  */
-export { seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
+export { DIRECT_IDENTIFIER_KEYS, seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser } from "./directory";
 export { minimiseTable } from "./rows";
 export { patientsShown } from "./redact";

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findPersona } from "../../server/auth/personas";
+import { startTestServer, type TestServer } from "../support/server";
+import { signIn, type Signed } from "../support/signin";
+import { until } from "../support/until";
+
+/**
+ * Data about persons leaves only in the form its asset and its permit describe (DESIGN, "Principles"):
+ * the whole server with its embedded dataspace, access body and synthetic population; the holder offers
+ * its own datasets, a data user applies through the access body's routes and pulls as the researcher.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type Json = any;
+
+let server: TestServer;
+const as = new Map<string, Signed>();
+const ALPHA = "alphaklinik-berlin";
+const ALPHA_DID = "did:web:alpha-klinik.de:participant";
+
+const send = async (who: string, path: string, body?: unknown) => {
+  const res = await as.get(who)!.api(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+
+/** the clinic offers `datasets` as an asset of its own with `disclosure` */
+const offer = async (assetId: string, datasets: string[], disclosure: "aggregate" | "pseudonymised") => {
+  const asset = await send("clinic", "/api/assets", {
+    participantId: ALPHA,
+    assetId,
+    name: assetId,
+    datasets,
+    disclosure,
+  });
+  expect(asset.status, assetId).toBe(201);
+};
+
+/** a data permit for `datasets` granted to the researcher through the access body, in the data form asked for */
+const permitFor = async (datasets: string[], pseudonymised: boolean): Promise<string> => {
+  const app = await send("researcher", "/api/compliance/applications", {
+    title: `Outcomes in ${datasets.join(", ")}`,
+    summary: "Outcomes of outpatients in the clinic's records, for a study with a published protocol.",
+    purpose: "scientificResearch",
+    datasets,
+    pseudonymised,
+  });
+  expect(app.status).toBe(201);
+  const applicationId = app.body.id ?? app.body.application?.id;
+  const complete = await send("regulator", "/api/compliance/applications/complete", {
+    applicationId,
+    complete: true,
+  });
+  expect(complete.status).toBe(200);
+  const permit = await send("regulator", "/api/compliance/permits", {
+    applicationId,
+    durationMonths: 12,
+    conditions: "Results published within 18 months",
+    secureProcessingEnvironment: "MedReg SPE",
+  });
+  expect(permit.status).toBe(201);
+  return permit.body.id;
+};
+
+/** the researcher's contract request for one of the clinic's assets, as its catalogue offers it */
+const negotiate = async (assetId: string) => {
+  const catalog = await send(
+    "researcher",
+    `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=${encodeURIComponent(ALPHA_DID)}`,
+  );
+  expect(catalog.status).toBe(200);
+  const summary = server.services.dataspace.summariseCatalog(catalog.body);
+  const offered = summary.datasets.find((d) => d.id === assetId)!;
+  return send("researcher", "/api/negotiations", {
+    participantId: "pharmaco",
+    counterPartyAddress: summary.endpointUrl,
+    counterPartyId: ALPHA,
+    providerDid: ALPHA_DID,
+    offerId: offered.offers[0].id,
+    assetId,
+  });
+};
+
+/** negotiated, transferred and pulled as the researcher: what arrives */
+const pull = async (assetId: string): Promise<Json> => {
+  const started = await negotiate(assetId);
+  expect(started.status, assetId).toBe(201);
+  const n = await until(
+    async () =>
+      (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
+    (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
+  );
+  expect(n.state).toBe("FINALIZED");
+  const t = await send("researcher", "/api/transfers", {
+    participantId: "pharmaco",
+    contractId: n.contractAgreementId,
+    counterPartyAddress: n.counterPartyAddress,
+    assetId,
+  });
+  expect(t.status).toBe(201);
+  await until(
+    async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
+    (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
+  );
+  return server.services.dataspace.pullTransferData("pharmaco", t.body["@id"], "researcher");
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  for (const u of ["researcher", "regulator", "clinic", "patient1"]) as.set(u, await signIn(server.url, u));
+}, 120_000);
+afterAll(async () => server?.close());
+
+describe("a pseudonymised asset's records", () => {
+  /**
+   * server/privacy/policy.ts lists who entered a measurement, the app account, the device's name and
+   * free-text notes as direct identifiers: a patient adds a self-measured observation with a note and a
+   * device name, the holder offers its EHR dataset as pseudonymised records, a data user with a permit
+   * for them pulls: the observation arrives, none of those fields with it.
+   */
+  it("carry no note, device name, app account or user name the patient entered", async () => {
+    const EHR = "dataset-alphaklinik-ehr";
+    const NOTE = "Maria Schneider, Berlin, call +49 30 1234 5678";
+    const DEVICE = "Maria Schneider's phone";
+    const patient = findPersona("patient1")!.patientId!;
+    const added = await send("patient1", "/api/patient/app/record", {
+      resourceType: "Observation",
+      status: "final",
+      code: { coding: [{ system: "http://loinc.org", code: "8310-5" }] },
+      effectiveDateTime: new Date(Date.now() - 3600_000).toISOString(),
+      valueQuantity: { value: 37.3, system: "http://unitsofmeasure.org", code: "Cel" },
+      device: { display: DEVICE },
+      note: [{ text: NOTE }],
+    });
+    expect(added.status).toBe(201);
+    // the patient is among the records the asset draws from (its holder's first ten of the dataset)
+    const included = await server.services.graph.relationships({
+      id: EHR,
+      types: ["INCLUDES"],
+      direction: "out",
+      limit: 10,
+    });
+    expect(included.map((r) => r.node.id)).toContain(patient);
+
+    await offer("ehr-records", [EHR], "pseudonymised");
+    await permitFor([EHR], true);
+    const got = await pull("ehr-records");
+
+    const resources: Json[] = got.data.entry.map((e: Json) => e.resource);
+    const self = resources.filter((r) => r.resourceType === "Observation" && r.selfMeasured === true);
+    // the measurement itself is delivered, as the asset describes (pseudonymised records)
+    expect(self.map((r) => r.value)).toContain(37.3);
+    const text = JSON.stringify(got.data);
+    for (const mark of [NOTE, DEVICE, "patient1", patient]) expect(text.includes(mark), mark).toBe(false);
+    for (const key of ["note", "deviceName", "enteredBy", "appAccountId"])
+      expect(
+        resources.filter((r) => key in r).map((r) => r.resourceType),
+        key,
+      ).toEqual([]);
+    // a patient's birth date leaves as its year only
+    for (const r of resources.filter((x) => x.resourceType === "Patient"))
+      expect(String(r.birthDate)).toMatch(/^\d{4}$/);
+  }, 120_000);
+});
