@@ -272,7 +272,8 @@ export async function createServices(config: Config): Promise<Services> {
 
 /**
  * The access body's data permits as the dataspace reads them (server/dataspace/permits.ts): an
- * ACTIVE permit whose validity has not ended names an organisation (by DID) and its datasets.
+ * ACTIVE permit whose validity has not ended names an organisation (by DID) and its datasets, in the
+ * data form its application asked for (pseudonymised, or anonymised).
  */
 function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister {
   const valid = (p: { state: string; data: PermitData }) =>
@@ -280,11 +281,13 @@ function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister 
     p.data.validUntil >= berlinDate(accessBody.now()) &&
     p.data.validFrom <= berlinDate(accessBody.now());
   return {
-    async validFor(organisationDid, datasets) {
+    async validFor(organisationDid, datasets, disclosure) {
       await accessBody.ensureReady();
       const active = await accessBody.store.list<PermitData>("permit", { state: "ACTIVE" });
+      // pseudonymised records only under a permit for pseudonymised data; aggregates under any
+      const allows = (p: { data: PermitData }) => disclosure === "aggregate" || p.data.pseudonymised;
       const permit = active
-        .filter((p) => valid(p) && p.data.organisationDid === organisationDid)
+        .filter((p) => valid(p) && p.data.organisationDid === organisationDid && allows(p))
         .reverse()
         .find((p) => p.data.datasets.some((d) => datasets.includes(d)));
       return permit ? { id: permit.id, pseudonymised: permit.data.pseudonymised } : undefined;

@@ -1,6 +1,12 @@
 import { badGateway, serviceUnavailable } from "../http/errors";
 import { didOfParticipant } from "./assets";
-import { NO_PERMIT_REGISTER, organisationOfContext, permitMissing, type PermitRef } from "./permits";
+import {
+  NO_PERMIT_REGISTER,
+  organisationOfContext,
+  permitForAnonymisedData,
+  permitMissing,
+  type PermitRef,
+} from "./permits";
 import {
   termsOfAsset,
   type AssetTerms,
@@ -212,15 +218,21 @@ async function requiredPermit(
   rt: DataspaceRuntime,
   participantId: string,
   assetId: string,
-  datasets: readonly string[],
+  terms: AssetTerms,
   signal?: AbortSignal,
 ): Promise<PermitRef> {
   if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
   const known = organisationOfContext(participantId);
   const did = await didOfParticipant(rt, participantId, signal);
-  const permit = did ? await rt.permits.validFor(did, datasets) : undefined;
-  if (!permit) throw permitMissing(known?.name ?? did ?? participantId, assetId, datasets);
-  return permit;
+  const { datasets, disclosure } = terms;
+  const permit = did ? await rt.permits.validFor(did, datasets, disclosure) : undefined;
+  if (permit) return permit;
+  const organisation = known?.name ?? did ?? participantId;
+  // a permit names the organisation and the dataset, but for anonymised data: say so, not "no permit"
+  const anonymised =
+    did && disclosure !== "aggregate" ? await rt.permits.validFor(did, datasets, "aggregate") : undefined;
+  if (anonymised) throw permitForAnonymisedData(anonymised.id, organisation, assetId, datasets);
+  throw permitMissing(organisation, assetId, datasets);
 }
 
 export async function startNegotiation(
@@ -234,7 +246,7 @@ export async function startNegotiation(
   const offer = await providerOffer(rt, req, deadline);
   let permit: PermitRef;
   try {
-    permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms.datasets, deadline);
+    permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms, deadline);
   } catch (e) {
     const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
     await record(rt, {

@@ -13,8 +13,16 @@ import { DISCLOSURES, MOST_RESTRICTIVE, type Disclosure } from "../dataspace-pro
 
 /** what the hub needs to know of the access body's permits (server/access-body, read only) */
 export interface PermitRegister {
-  /** the ACTIVE permit, valid today, that names the organisation (DID) and one of the datasets */
-  validFor(organisationDid: string, datasets: readonly string[]): Promise<PermitRef | undefined>;
+  /**
+   * the ACTIVE permit, valid today, that names the organisation (DID) and one of the datasets, and whose data
+   * form allows what the asset discloses: pseudonymised records only under a permit for pseudonymised data
+   * (the application's `pseudonymised`; without it the permit is for anonymised data), aggregates under any
+   */
+  validFor(
+    organisationDid: string,
+    datasets: readonly string[],
+    disclosure: Disclosure,
+  ): Promise<PermitRef | undefined>;
   /** the permit's state now (ACTIVE, REVOKED, EXPIRED), undefined for an unknown id */
   stateOf(permitId: string): Promise<string | undefined>;
   /** those of `datasets` the permit names (none for an unknown id): the cohort records are drawn from */
@@ -36,6 +44,23 @@ export const permitMissing = (organisation: string, assetId: string, datasets: r
     {
       permitRequired: { organisation, assetId, datasets },
       how: "Apply for a data permit (POST /api/compliance/applications) naming one of these datasets; once the access body grants it, negotiate again.",
+    },
+  );
+
+/** a contract for pseudonymised records under a permit for anonymised data only (EHDS Art. 66(3), 68) */
+export const permitForAnonymisedData = (
+  permitId: string,
+  organisation: string,
+  assetId: string,
+  datasets: readonly string[],
+) =>
+  new ApiError(
+    403,
+    `The data permit ${permitId} names ${organisation} and the dataset of ${assetId} for anonymised data only: ${assetId} delivers pseudonymised records`,
+    undefined,
+    {
+      permitRequired: { organisation, assetId, datasets, pseudonymised: true },
+      how: "Contract for an aggregate asset of the dataset, or apply for a data permit for pseudonymised data (POST /api/compliance/applications with pseudonymised: true and the reason in the summary) naming one of these datasets.",
     },
   );
 

@@ -164,3 +164,50 @@ describe("a pseudonymised asset's records", () => {
       expect(String(r.birthDate)).toMatch(/^\d{4}$/);
   }, 120_000);
 });
+
+describe("a data permit for anonymised data", () => {
+  /**
+   * An application states the data form it needs (`pseudonymised`, default false: anonymised; the view's
+   * "Data form"), and the permit granted on it carries that form. Under a permit for anonymised data an
+   * aggregate asset is negotiated and pulled; a pseudonymised asset's records are not: 403, nothing started.
+   */
+  it("gives an aggregate asset's counts, and refuses a contract for pseudonymised records (403, nothing started)", async () => {
+    const MH = "dataset-alphaklinik-mental-health";
+    await offer("mh-records", [MH], "pseudonymised");
+    await offer("mh-counts", [MH], "aggregate");
+    const anonymised = await permitFor([MH], false);
+
+    const listed = async () =>
+      ((await send("researcher", "/api/negotiations?participantId=pharmaco")).body as Json[]).length;
+    const before = await listed();
+    const refused = await negotiate("mh-records");
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe(
+      `The data permit ${anonymised} names PharmaCo Research AG and the dataset of mh-records for anonymised data only: mh-records delivers pseudonymised records`,
+    );
+    expect(refused.body.permitRequired).toMatchObject({
+      organisation: "PharmaCo Research AG",
+      assetId: "mh-records",
+      pseudonymised: true,
+    });
+    expect(await listed()).toBe(before);
+
+    const counts = await pull("mh-counts");
+    expect(counts.permitId).toBe(anonymised);
+    expect(counts.data.resourceType).toBe("MeasureReport");
+    expect(JSON.stringify(counts.data)).not.toMatch(/"entry"/);
+
+    // a permit for pseudonymised data of the dataset is the one a contract for the records rests on,
+    // also when a later permit for anonymised data names the dataset too
+    const pseudonymised = await permitFor([MH], true);
+    await permitFor([MH], false);
+    const started = await negotiate("mh-records");
+    expect(started.status).toBe(201);
+    const n = await until(
+      async () =>
+        (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
+      (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
+    );
+    expect(n.permitId).toBe(pseudonymised);
+  }, 120_000);
+});
