@@ -1,3 +1,4 @@
+import { data } from "@remix-run/node";
 import { isApiError } from "../../server/http/errors";
 
 /**
@@ -31,6 +32,19 @@ export function clientError(e: unknown): { status: number; message: string; deta
   if (isApiError(e) && e.status >= 400 && e.status !== 500)
     return { status: e.status, message: e.message, detail: e.detail ?? null };
   throw e;
+}
+
+/** an action's outcome as `shownInPlace` answers it: itself, or itself with the status of the refusal it tells */
+export type InPlace<T> = T | ReturnType<typeof data<T>>;
+
+/**
+ * An action's outcome the view shows in place, answered with the status of the refusal it tells (401 or 403;
+ * any other outcome as it is): a page's refusal is put on record at the edge by its status
+ * (server/http/remix-answer.ts `pageRefusal`), as the API's is, so a form that shows a 403 in place must not
+ * answer 200. The view gets the same action data either way.
+ */
+export function shownInPlace<T>(outcome: T, status: number | undefined): InPlace<T> {
+  return status === 401 || status === 403 ? data(outcome, { status }) : outcome;
 }
 
 /** clientError as a form's outcome (the governance pages' `Outcome`) */

@@ -148,6 +148,53 @@ describe("refused requests", () => {
   });
 });
 
+describe("refusals a page's form shows in place", () => {
+  it("are on record as the API's are, with their status: another holder's dataset, a patient's consent, another organisation's credential", async () => {
+    who.regulator ??= await signIn(server.url, "regulator");
+    const form = (fields: Record<string, string>): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    // the clinic withdraws the LMC's dataset, and revokes a consent of a patient whose record it holds
+    const withdraw = await who.clinic!.api("/catalogue/dataset-lmc-ehr", form({ intent: "withdraw" }));
+    expect(withdraw.status).toBe(403);
+    expect(await withdraw.text()).toContain(
+      "Only the data holder that published this dataset, or an operator, may withdraw it",
+    );
+    const consent = await who.clinic!.api(
+      `/patients/${clinicPatient}`,
+      form({ intent: "revoke", studyId: "hdab-approval-1" }),
+    );
+    expect(consent.status).toBe(403);
+    expect(await consent.text()).toContain("Only the patient can change their research consent.");
+    // the access body revokes a credential the LMC holds
+    const lmc = ((await (await who.admin!.api("/api/credentials")).json()) as Record<string, unknown>[]).find(
+      (c) => c.participantContextId === "lmc",
+    );
+    const revoke = await who.regulator!.api(
+      "/credentials",
+      form({ intent: "revoke", id: String(lmc!.id), confirm: "yes" }),
+    );
+    expect(revoke.status).toBe(403);
+    expect(await revoke.text()).toContain("You may revoke only credentials held by your own organisation");
+    const access = (await entries({ kind: "access" })).map(shape);
+    for (const [actor, page] of [
+      ["clinic", "page /catalogue"],
+      ["clinic", "page /patients"],
+      ["regulator", "page /credentials"],
+    ])
+      expect(access).toContainEqual({
+        action: "request.refused",
+        actor,
+        target: page,
+        outcome: expect.stringMatching(/^refused \(403\)/),
+      });
+    // nothing changed
+    expect((await (await who.lmc!.api("/api/catalog")).text()).includes("dataset-lmc-ehr")).toBe(true);
+  });
+});
+
 describe("GET /audit.csv", () => {
   it("writes no text of its query into the log", async () => {
     const planted = "Mallory-was-here";

@@ -1,4 +1,5 @@
 import { runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import type { InPlace } from "../../lib/api-errors.server";
 
 /** A page's form intents: each the service call it makes and the notice when the call went through. */
 export type Intents = Partial<Record<string, readonly [call: () => Promise<unknown>, ok: string]>>;
@@ -8,7 +9,7 @@ export function runIntent(
   intent: string,
   intents: Intents,
   unknown = `Unknown action ${intent}`,
-): Promise<ActionResult> | ActionResult {
+): Promise<InPlace<ActionResult>> | ActionResult {
   const entry = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
   return entry ? runAction(intent, ...entry) : { error: unknown };
 }

@@ -3,6 +3,9 @@ import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/fie
 import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "../../../server/auth/personas";
 import { requireRole } from "../../session.server";
+import { shownInPlace, type InPlace } from "../api-errors.server";
+
+export type { InPlace };
 
 /** What the access body's forms get back from their actions. */
 export interface ActionResult {
@@ -21,20 +24,21 @@ export async function runAction(
   intent: string,
   fn: () => Promise<unknown>,
   ok: string,
-): Promise<ActionResult> {
+): Promise<InPlace<ActionResult>> {
   try {
     await fn();
     return { ok, intent };
   } catch (e) {
     if (isApiError(e) && e.status >= 400 && e.status < 500) {
       const extra = (e.extra ?? {}) as { currentState?: string; allowedNextStates?: string[] };
-      return {
+      const outcome: ActionResult = {
         error: e.message,
         currentState: extra.currentState,
         allowedNextStates: extra.allowedNextStates,
         intent,
         fields: formFieldErrorsOf(e),
       };
+      return shownInPlace(outcome, e.status);
     }
     throw e;
   }

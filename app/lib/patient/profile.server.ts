@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 import { ORGANISATIONS } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
+import { shownInPlace, type InPlace } from "../api-errors.server";
 import { buildTimeline, dateOf, toItem, valueText, type Item } from "./timeline";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { pick } from "../pick";
@@ -134,14 +135,17 @@ export async function consentAction(
   services: Services,
   patientId: string,
   user: SessionUser,
-): Promise<ConsentResult> {
+): Promise<InPlace<ConsentResult>> {
   const form = await request.formData();
   const intent = form.get("intent");
   const studyId = String(form.get("studyId") ?? "");
   const title = String(form.get("title") ?? studyId);
   // route table: POST/DELETE /api/patient/research need PATIENT or CONNECTOR_ADMIN
   if (!user.roles.includes("PATIENT") && !user.roles.includes("CONNECTOR_ADMIN")) {
-    return { ok: false, message: "Only the patient can change their research consent.", studyId };
+    return shownInPlace(
+      { ok: false, message: "Only the patient can change their research consent.", studyId },
+      403,
+    );
   }
   try {
     if (intent === "grant") {
@@ -159,7 +163,7 @@ export async function consentAction(
     return { ok: false, message: "Unknown action.", studyId };
   } catch (e) {
     if (isApiError(e) && [400, 403, 404, 409].includes(e.status))
-      return { ok: false, message: e.message, studyId, fields: formFieldErrorsOf(e) };
+      return shownInPlace({ ok: false, message: e.message, studyId, fields: formFieldErrorsOf(e) }, e.status);
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actionForm, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, int, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
 import {
   ApplicationClock,
@@ -26,7 +26,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { app, canDecide: user.roles.includes("HDAB_AUTHORITY") };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({
+  request,
+  context,
+  params,
+}: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const { user, ab, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const applicationId = params.id ?? "";
   const clockEvent = (event: string, extra: object) =>

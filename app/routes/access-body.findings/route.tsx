@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actionForm, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, int, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
 import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({ request, context }: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const { user, ab, f } = await actionForm(request, context, FINDINGS_ROLES);
   return runIntent(
     f.intent ?? "",

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, runAction, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
@@ -34,7 +34,7 @@ function table(text: string | undefined) {
     .map((p) => ({ label: p.slice(0, -1).join(":").trim(), value: Number(p[p.length - 1].trim()) }));
 }
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({ request, context }: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const { user, ab, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const decision = f.intent ?? "";
   const body: Record<string, unknown> = { requestId: f.requestId, decision, reasons: f.reasons };

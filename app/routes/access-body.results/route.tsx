@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, runAction, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import { AccessBodyHead, DaysLeft, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({ request, context }: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const { user, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const act = f.intent === "reject" ? "reject" : "release";
   return runAction(

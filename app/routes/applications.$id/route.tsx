@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, runAction, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import {
   ApplicationClock,
   ApplicationFacts,
@@ -24,7 +24,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { app: await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage) };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({
+  request,
+  context,
+  params,
+}: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const { user, ab, f } = await actionForm(request, context, APPLICANT_ROLES);
   if (f.intent === "answer") {
     return runAction(

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { fields, int, type ActionResult, type InPlace } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+export async function action({ request, context }: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const form = await request.formData();

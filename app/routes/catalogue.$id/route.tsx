@@ -10,7 +10,7 @@ import {
   isRouteErrorResponse,
 } from "@remix-run/react";
 import { findOrganisation } from "../../lib/personas.server";
-import { isApiError } from "../../lib/api-errors.server";
+import { isApiError, shownInPlace } from "../../lib/api-errors.server";
 import { canWithdraw } from "../../lib/catalogue/permissions.server";
 import { themeLabel } from "../../components/catalogue/filters";
 import { publisherOf } from "../../../server/catalogue";
@@ -99,7 +99,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     await context.services.catalogue.remove(params.id ?? null, user);
   } catch (e) {
-    if (isApiError(e) && [400, 403, 404, 409].includes(e.status)) return { error: e.message };
+    if (isApiError(e) && [400, 403, 404, 409].includes(e.status))
+      return shownInPlace({ error: e.message }, e.status);
     throw e;
   }
   const back = new URLSearchParams(String(form.get("search") ?? ""));

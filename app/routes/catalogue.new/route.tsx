@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { isApiError, fieldErrorsOf } from "../../lib/api-errors.server";
+import { isApiError, fieldErrorsOf, shownInPlace, type InPlace } from "../../lib/api-errors.server";
 import { PublishForm } from "../../components/catalogue/PublishForm";
 import {
   formFieldErrors,
@@ -24,7 +24,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { publisher: user.organisation, purposes };
 }
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<PublishResult | Response> {
+export async function action({
+  request,
+  context,
+}: ActionFunctionArgs): Promise<InPlace<PublishResult> | Response> {
   const user = await requireRole(request, context, PUBLISHER_ROLES);
   const values = formValues(await request.formData());
   try {
@@ -32,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return redirect(`/catalogue/${encodeURIComponent(created.id)}?created=1`);
   } catch (e) {
     if (isApiError(e) && [400, 403, 404, 409].includes(e.status)) {
-      return { error: e.message, fields: formFieldErrors(fieldErrorsOf(e)), values };
+      return shownInPlace({ error: e.message, fields: formFieldErrors(fieldErrorsOf(e)), values }, e.status);
     }
     throw e;
   }

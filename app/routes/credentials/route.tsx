@@ -12,7 +12,13 @@ import {
   CREDENTIAL_ROLES,
   settle,
 } from "../../lib/access.server";
-import { failure, formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
+import {
+  clientError,
+  failure,
+  formFieldErrorsOf,
+  missingFields,
+  shownInPlace,
+} from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
 import { isAdmin, ownContext } from "../../lib/dataspace/access.server";
@@ -99,7 +105,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       message: `Requested a ${String(started.label)} for ${participantContextId} (process ${String(started.holderPid)}): the issuer issues it in a moment; reload to see it.`,
     };
   } catch (e) {
-    return { ...failure(e), fields: formFieldErrorsOf(e) };
+    return shownInPlace({ ...failure(e), fields: formFieldErrorsOf(e) }, clientError(e).status);
   }
 }
 
