@@ -26,7 +26,7 @@ const send = async (who: string, path: string, body?: unknown) => {
   return { status: res.status, body: (await res.json()) as Json };
 };
 
-/** the clinic offers `datasets` as an asset of its own with `disclosure` */
+/** the clinic offers `datasets` as an asset of its own with `disclosure`, under its seeded contract policy */
 const offer = async (assetId: string, datasets: string[], disclosure: "aggregate" | "pseudonymised") => {
   const asset = await send("clinic", "/api/assets", {
     participantId: ALPHA,
@@ -34,6 +34,7 @@ const offer = async (assetId: string, datasets: string[], disclosure: "aggregate
     name: assetId,
     datasets,
     disclosure,
+    policyId: "policy-secondary-use",
   });
   expect(asset.status, assetId).toBe(201);
 };
