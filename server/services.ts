@@ -33,7 +33,7 @@ import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
 import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
 import { berlinDate, type PermitData } from "./access-body";
-import type { PermitRegister } from "./dataspace/permits";
+import { FOR_ANONYMISED_DATA_ONLY, type PermitRegister } from "./dataspace/permits";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createAuditView, type AuditView } from "./privacy/audit-view";
@@ -292,11 +292,14 @@ function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister 
         .find((p) => p.data.datasets.some((d) => datasets.includes(d)));
       return permit ? { id: permit.id, pseudonymised: permit.data.pseudonymised } : undefined;
     },
-    async stateOf(permitId) {
+    async stateOf(permitId, disclosure) {
       await accessBody.ensureReady();
       const p = await accessBody.store.get<PermitData>(permitId);
       if (!p || p.kind !== "permit") return undefined;
-      return p.state === "ACTIVE" && !valid(p) ? "EXPIRED" : p.state;
+      const state = p.state === "ACTIVE" && !valid(p) ? "EXPIRED" : p.state;
+      return state === "ACTIVE" && disclosure !== "aggregate" && !p.data.pseudonymised
+        ? FOR_ANONYMISED_DATA_ONLY
+        : state;
     },
     async namedIn(permitId, datasets) {
       await accessBody.ensureReady();

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { sameSecret } from "../config/same-secret";
-import { termsOfAsset } from "../dataspace-protocol";
+import { termsOfAsset, type Disclosure } from "../dataspace-protocol";
 import { release } from "./release";
 import { agreementOf, record, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
@@ -80,15 +80,19 @@ function assetOfPath(url: string): { participantId: string; assetId: string } | 
   }
 }
 
-/** the ACTIVE permit an agreement of the asset rests on, as recorded when the hub asked for the contract */
+/**
+ * the ACTIVE permit an agreement of the asset rests on, as recorded when the hub asked for the contract,
+ * in a data form that allows `disclosure` (a permit for anonymised data releases no pseudonymised records)
+ */
 async function activePermitOf(
   rt: DataspaceRuntime,
   assetId: string,
   agreementId: string,
+  disclosure: Disclosure,
 ): Promise<string | undefined> {
   for (const row of await rt.contractPermits.ofAsset(assetId)) {
     if ((await agreementOf(rt, row)) !== agreementId) continue;
-    return (await rt.permits?.stateOf(row.permitId)) === "ACTIVE" ? row.permitId : undefined;
+    return (await rt.permits?.stateOf(row.permitId, disclosure)) === "ACTIVE" ? row.permitId : undefined;
   }
   return undefined;
 }
@@ -153,7 +157,7 @@ export async function releasedAnswer(
   }
   if (!rt.bridgeSource) return refuse(503, BRIDGE_ERRORS.noSource, "no data source");
   const terms = termsOfAsset(asset, assetId);
-  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
+  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId, terms.disclosure) : undefined;
   const aggregate = terms.disclosure === "aggregate";
   if (!aggregate && !permitId)
     return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");

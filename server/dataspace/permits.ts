@@ -23,8 +23,12 @@ export interface PermitRegister {
     datasets: readonly string[],
     disclosure: Disclosure,
   ): Promise<PermitRef | undefined>;
-  /** the permit's state now (ACTIVE, REVOKED, EXPIRED), undefined for an unknown id */
-  stateOf(permitId: string): Promise<string | undefined>;
+  /**
+   * the permit's state now (ACTIVE, REVOKED, EXPIRED), undefined for an unknown id; an ACTIVE permit for
+   * anonymised data asked to release pseudonymised records (`disclosure`) is FOR_ANONYMISED_DATA_ONLY, so
+   * that a contract made on it before negotiations checked the form (0116) releases none either
+   */
+  stateOf(permitId: string, disclosure: Disclosure): Promise<string | undefined>;
   /** those of `datasets` the permit names (none for an unknown id): the cohort records are drawn from */
   namedIn(permitId: string, datasets: readonly string[]): Promise<string[]>;
 }
@@ -46,6 +50,9 @@ export const permitMissing = (organisation: string, assetId: string, datasets: r
       how: "Apply for a data permit (POST /api/compliance/applications) naming one of these datasets; once the access body grants it, negotiate again.",
     },
   );
+
+/** PermitRegister.stateOf of a permit for anonymised data asked for pseudonymised records */
+export const FOR_ANONYMISED_DATA_ONLY = "for anonymised data only";
 
 /** a contract for pseudonymised records under a permit for anonymised data only (EHDS Art. 66(3), 68) */
 export const permitForAnonymisedData = (

@@ -190,6 +190,28 @@ describe("the pull GETs only the provider's own host", () => {
   });
 
   const provider = "http://localhost:19194/api/dsp/2025-1";
+
+  it("refuses a transfer whose contract no data permit of the hub backs (403), on the audit log", async () => {
+    const { ds, pulls } = await hub(provider, `http://localhost:${portOf(plane)}/public/${TRANSFER}`);
+    // a transfer under an agreement negotiated at the connector, not through the hub
+    connector.on("GET", "/m/v4beta/transferprocesses/tp-elsewhere", {
+      json: { "@id": "tp-elsewhere", state: "STARTED", contractId: "agreement-elsewhere", assetId: ASSET },
+    });
+    await expect(ds.pullTransferData(CONSUMER, "tp-elsewhere", "researcher")).rejects.toMatchObject({
+      status: 403,
+      message:
+        "No data permit of the health data access body backs contract agreement-elsewhere: nothing is pulled under it",
+    });
+    expect(plane.requests).toEqual([]);
+    expect(await pulls()).toEqual([
+      {
+        actor: "researcher",
+        target: `${CONSUMER}: tp-elsewhere (contract agreement-elsewhere)`,
+        outcome: "refused: no data permit",
+      },
+    ]);
+  });
+
   const refusals: [string, () => string, string, string][] = [
     [
       "another host (an internal service of the hub's)",

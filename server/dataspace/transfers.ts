@@ -17,7 +17,7 @@ import {
   notFoundOr502,
   or502,
 } from "./failures";
-import { NO_PERMIT_REGISTER, type ContractPermit } from "./permits";
+import { FOR_ANONYMISED_DATA_ONLY, NO_PERMIT_REGISTER, type ContractPermit } from "./permits";
 import { dataPlaneUrl } from "./address";
 import { pullRefusalOf, type PullAddressRefused } from "./pull-connect";
 import { mergeById } from "./merge";
@@ -129,14 +129,14 @@ export async function startTransfer(
   // a contract whose data permit has been revoked (or has expired) is cut off: no new transfer under it.
   // The look-up and the start share one deadline: the answer stays within the time-out.
   const deadline = operationDeadline(rt);
-  const permitId = rt.permits
-    ? (await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline))?.permitId
+  const contract = rt.permits
+    ? await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline)
     : undefined;
-  if (permitId) {
-    const state = (await rt.permits!.stateOf(permitId)) ?? "UNKNOWN";
+  if (contract) {
+    const state = (await rt.permits!.stateOf(contract.permitId, contract.disclosure)) ?? "UNKNOWN";
     if (state !== "ACTIVE") {
       await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
-      throw forbidden(PERMIT_NOT_VALID(permitId, state));
+      throw forbidden(PERMIT_NOT_VALID(contract.permitId, state));
     }
   }
   return audited(
@@ -200,7 +200,9 @@ export interface PulledData {
 const MAX_PULL_BYTES = 5_000_000;
 
 export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
-  `Data permit ${permitId} is ${state}: no further data leaves under it`;
+  state === FOR_ANONYMISED_DATA_ONLY
+    ? `Data permit ${permitId} is ${state}: no pseudonymised records leave under it`
+    : `Data permit ${permitId} is ${state}: no further data leaves under it`;
 
 export const ENDPOINT_NOT_PROVIDERS =
   "The endpoint data reference does not point at the provider's own host: nothing was pulled from it";
@@ -269,13 +271,16 @@ export async function pullTransferData(
   const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
   const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
   const contract = await permitOfContract(rt, participantId, assetId, contractId);
-  if (!contract)
+  if (!contract) {
+    const target = `${participantId}: ${transferId} (contract ${contractId})`;
+    await record(rt, { action: "transfer.pull", actor, target, outcome: "refused: no data permit" });
     throw forbidden(
       `No data permit of the health data access body backs contract ${contractId}: nothing is pulled under it`,
     );
+  }
   const { permitId, disclosure } = contract;
   const target = `${participantId}: ${transferId} (data permit ${permitId}, ${disclosure})`;
-  const state = (await rt.permits.stateOf(permitId)) ?? "UNKNOWN";
+  const state = (await rt.permits.stateOf(permitId, disclosure)) ?? "UNKNOWN";
   if (state !== "ACTIVE") {
     await record(rt, { action: "transfer.pull", actor, target, outcome: `refused: permit ${state}` });
     throw forbidden(PERMIT_NOT_VALID(permitId, state));

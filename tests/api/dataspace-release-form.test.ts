@@ -210,5 +210,50 @@ describe("a data permit for anonymised data", () => {
       (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
     );
     expect(n.permitId).toBe(pseudonymised);
+
+    // a contract resting on a permit for anonymised data (as one made before negotiations checked the form
+    // could): no transfer starts under it, a started one pulls nothing, and each refusal is on record
+    const transfer = {
+      participantId: "pharmaco",
+      contractId: n.contractAgreementId,
+      counterPartyAddress: n.counterPartyAddress,
+      assetId: "mh-records",
+    };
+    const t = await send("researcher", "/api/transfers", transfer);
+    expect(t.status).toBe(201);
+    await until(
+      async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
+      (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
+    );
+    const store = server.services.accessBody.store;
+    const permit = (await store.get<{ pseudonymised: boolean }>(pseudonymised))!;
+    await store.tx((w) =>
+      w.update(
+        { ...permit, data: { ...permit.data, pseudonymised: false } },
+        {
+          event: "test",
+          fromState: permit.state,
+          actor: { username: "test", role: "system" },
+          at: new Date(),
+        },
+      ),
+    );
+    const refusal = `Data permit ${pseudonymised} is for anonymised data only: no pseudonymised records leave under it`;
+    const again = await send("researcher", "/api/transfers", transfer);
+    expect(again.status).toBe(403);
+    expect(again.body.error).toBe(refusal);
+    const pulled = await server.services.dataspace
+      .pullTransferData("pharmaco", t.body["@id"], "researcher")
+      .catch((e: unknown) => e);
+    expect(pulled).toMatchObject({ status: 403, message: refusal });
+    const entries = await server.services.audit.list({ limit: 200 });
+    expect(
+      entries.filter((e) => e.action === "transfer.start" && e.outcome === "failure").length,
+    ).toBeGreaterThan(0);
+    expect(
+      entries.some(
+        (e) => e.action === "transfer.pull" && e.outcome === "refused: permit for anonymised data only",
+      ),
+    ).toBe(true);
   }, 120_000);
 });
