@@ -75,7 +75,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
   const internal = opts.internalUrl ?? ((u: string) => u);
   const redirectURI = `${opts.publicUrl}/auth/callback`;
   let discovery: Promise<Discovery> | null = null;
-  let jwks: JWTVerifyGetKey | null = null;
+  /** the provider's signing keys, fetched from the discovery document's `jwks_uri` they were made for */
+  let jwks: { uri: string; keys: JWTVerifyGetKey } | null = null;
 
   const forwardedFor = (url: string): Record<string, string> => {
     if (internal(url) === url) return {};
@@ -149,8 +150,12 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
 
   /** the provider's signing keys, fetched by `deadline` */
   function signingKeys(d: Discovery, deadline: AbortSignal): JWTVerifyGetKey {
-    if (!jwks) jwks = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
-    return keysBeforeDeadline(jwks, deadline);
+    // a discovery document asked afresh may name another key set
+    if (jwks?.uri !== d.jwks_uri) {
+      const keys = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
+      jwks = { uri: d.jwks_uri, keys };
+    }
+    return keysBeforeDeadline(jwks.keys, deadline);
   }
 
   /** the strategy for one sign-in step; every provider call it makes ends by `deadline` */

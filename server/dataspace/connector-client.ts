@@ -59,10 +59,13 @@ type Body = Record<string, unknown>;
 export type ConnectorClient = ReturnType<typeof createConnectorClient>;
 
 export function createConnectorClient(options: ConnectorClientOptions) {
+  // a connector given both a key and a token gets both, as before 0114 (a gateway may take the token)
+  const { apiKey, ...rest } = options;
   const upstream = createUpstreamHttp({
-    ...options,
+    ...rest,
     name: "connector",
     baseUrl: options.managementUrl,
+    headers: apiKey ? { "x-api-key": apiKey } : undefined,
   });
   const v = options.apiVersion;
   if (isRuntimeScoped(v) && !options.participantId)

@@ -72,6 +72,8 @@ describe("the issuer's and the identity hub's API keys (decision 0114)", () => {
       CONNECTOR_TOKEN_URL: `${double.url}/token`,
       CONNECTOR_CLIENT_ID: "hub",
       CONNECTOR_CLIENT_SECRET: "s",
+      // the connector's key goes beside its token, as it always did
+      CONNECTOR_API_KEY: "connector-key",
       ISSUER_URL: `${double.url}/issuer`,
       ISSUER_API_KEY: "aXNzdWVy.aXNzdWVyLWtleQ==",
       IDENTITY_HUB_URL: `${double.url}/identity`,
@@ -95,7 +97,7 @@ describe("the issuer's and the identity hub's API keys (decision 0114)", () => {
     try {
       const atStart = await calls();
       expect(atStart).toEqual([
-        ["mgmt", undefined, "Bearer tok"],
+        ["mgmt", "connector-key", "Bearer tok"],
         ["issuer", env.ISSUER_API_KEY, undefined],
         ["identity", env.IDENTITY_HUB_API_KEY, undefined],
       ]);
