@@ -24,7 +24,7 @@ import { pullConnector } from "./pull-connect";
 import type { LookupFunction } from "node:net";
 import { createReadCache, EMBEDDED_READ_CACHE_MS } from "./read-cache";
 import type { DataspaceRuntime, DirectoryLookup } from "./runtime";
-import { upstreamClients } from "./reconnect";
+import { serviceEndpoints, upstreamClients } from "./reconnect";
 import * as tasks from "./tasks";
 import * as transfers from "./transfers";
 
@@ -35,7 +35,12 @@ import * as transfers from "./transfers";
 export { EVERY_PARTICIPANT, negotiationsAcross, type HeldNegotiation } from "./across";
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
 export { didOfParticipant, type AssetOffer } from "./assets";
-export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
+export {
+  reconnectClients,
+  serviceEndpoints,
+  type DataspaceServiceName,
+  type ServiceEndpoints,
+} from "./reconnect";
 export { CREDENTIAL_NOT_FOUND, issuanceStartedSchema } from "./credentials";
 export { credentialDefinitionSchema } from "./upstream-schemas";
 export { createReadCache } from "./read-cache";
@@ -104,8 +109,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
 
   const local = config.connector ? undefined : deps.embedded;
   // the configured connector, else the embedded dataspace
-  const connectorSettings = config.connector ?? local;
-  if (!connectorSettings)
+  const endpoints = serviceEndpoints(config, local);
+  if (!endpoints)
     throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
 
   const readCache = createReadCache({
@@ -115,16 +120,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     version: local?.changeVersion ? () => local!.changeVersion!() : undefined,
   });
   const clients = upstreamClients(
-    {
-      ...connectorSettings,
-      tenantManagerUrl: config.tenantManagerUrl ?? local?.tenantManagerUrl,
-      issuerUrl: config.issuerUrl ?? local?.issuerUrl,
-      identityHubUrl: config.identityHubUrl ?? local?.identityHubUrl,
-      // a key goes with its URL: the configured service's (config refuses a key without its URL), else the embedded one's
-      issuerApiKey: config.issuerUrl ? config.issuerApiKey : local?.issuerApiKey,
-      identityHubApiKey: config.identityHubUrl ? config.identityHubApiKey : local?.identityHubApiKey,
-      issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
-    },
+    { ...endpoints, issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer" },
     readCache,
     timeoutMs,
     doFetch,

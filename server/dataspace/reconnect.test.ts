@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
 import { loadConfig } from "../config";
 import { openDatabase } from "../storage/database";
-import { createDataspace, reconnectClients } from ".";
+import { createDataspace, reconnectClients, serviceEndpoints } from ".";
 
 /**
  * A restart's clients (reconnectClients) are built by the rule the start-up's are (createDataspace):
@@ -101,14 +101,8 @@ describe("the issuer's and the identity hub's API keys (decision 0114)", () => {
         ["issuer", env.ISSUER_API_KEY, undefined],
         ["identity", env.IDENTITY_HUB_API_KEY, undefined],
       ]);
-      // as the operator console's restart of a configured service rebuilds them (component-restart.ts)
-      reconnectClients(ds.runtime, ["issuer", "identity-hub"], {
-        ...config.connector!,
-        issuerUrl: config.issuerUrl,
-        issuerApiKey: config.issuerApiKey,
-        identityHubUrl: config.identityHubUrl,
-        identityHubApiKey: config.identityHubApiKey,
-      });
+      // as the operator console's restart of a configured service rebuilds them (component-restart.ts: serviceEndpoints)
+      reconnectClients(ds.runtime, ["issuer", "identity-hub"], serviceEndpoints(config)!);
       expect(await calls()).toEqual(atStart);
     } finally {
       await ds.close();

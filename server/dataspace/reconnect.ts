@@ -1,3 +1,5 @@
+import type { Config } from "../config";
+import type { DataspaceEndpoints } from "../dataspace-protocol";
 import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager } from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import { createIdentityHubClient } from "./identity-hub-client";
@@ -26,6 +28,25 @@ export interface ServiceEndpoints {
   identityHubApiKey?: string;
   /** a runtime-scoped connector's one participant */
   participantId?: string;
+}
+
+/**
+ * The services' endpoints as configured, each unconfigured one the embedded dataspace's (`local`) when it
+ * runs: the one mapping of configuration to clients, for the start and for a restart of a configured
+ * service. A key goes with its URL: the configured service's (config refuses a key without its URL), else
+ * the embedded one's.
+ */
+export function serviceEndpoints(config: Config, local?: DataspaceEndpoints): ServiceEndpoints | undefined {
+  const connector = config.connector ?? local;
+  if (!connector) return undefined;
+  return {
+    ...connector,
+    tenantManagerUrl: config.tenantManagerUrl ?? local?.tenantManagerUrl,
+    issuerUrl: config.issuerUrl ?? local?.issuerUrl,
+    identityHubUrl: config.identityHubUrl ?? local?.identityHubUrl,
+    issuerApiKey: config.issuerUrl ? config.issuerApiKey : local?.issuerApiKey,
+    identityHubApiKey: config.identityHubUrl ? config.identityHubApiKey : local?.identityHubApiKey,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { OidcClient } from "../auth/oidc-client";
-import { reconnectClients } from "../dataspace";
+import { reconnectClients, serviceEndpoints } from "../dataspace";
 import { conflict } from "../http/errors";
 import type {
   Component,
@@ -86,21 +86,10 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
               "embedded local dataspace restarted on the same address (connector, tenant manager, issuer and identity hub are one service); clients rebuilt";
             return;
           }
-          const c = config.connector;
-          reconnectClients(rt(), [name], {
-            managementUrl: rt().connector.managementUrl,
-            apiVersion: rt().connector.apiVersion,
-            tenantManagerUrl: config.tenantManagerUrl,
-            issuerUrl: config.issuerUrl,
-            identityHubUrl: config.identityHubUrl,
-            issuerApiKey: config.issuerApiKey,
-            identityHubApiKey: config.identityHubApiKey,
-            tokenUrl: c?.tokenUrl,
-            clientId: c?.clientId,
-            clientSecret: c?.clientSecret,
-            apiKey: c?.apiKey,
-            participantId: c?.participantId,
-          });
+          // a configured connector (the embedded dataspace restarted above): its services as configured
+          const endpoints = serviceEndpoints(config);
+          if (!endpoints) throw new Error("no connector configured");
+          reconnectClients(rt(), [name], endpoints);
           action = "client re-initialised: new connections and a fresh access token on the next call";
         }
       }
