@@ -225,6 +225,14 @@ describe("a data permit for anonymised data", () => {
       async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
       (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
     );
+    // the provider's data plane asks the graph bridge with the asset's code and the agreement (Tractus-X's header)
+    const asset = await server.services.dataspace.runtime.connector.getAsset(ALPHA, "mh-records");
+    const address = asset.dataAddress as Json;
+    const bridge = () =>
+      fetch(`${server.url}/internal/graph-bridge/assets/${ALPHA}/mh-records`, {
+        headers: { [address.authKey]: address.authCode, "Edc-Contract-Agreement-Id": n.contractAgreementId },
+      });
+    expect((await bridge()).status).toBe(200);
     const store = server.services.accessBody.store;
     const permit = (await store.get<{ pseudonymised: boolean }>(pseudonymised))!;
     await store.tx((w) =>
@@ -246,6 +254,7 @@ describe("a data permit for anonymised data", () => {
       .pullTransferData("pharmaco", t.body["@id"], "researcher")
       .catch((e: unknown) => e);
     expect(pulled).toMatchObject({ status: 403, message: refusal });
+    expect((await bridge()).status).toBe(403);
     const entries = await server.services.audit.list({ limit: 200 });
     expect(
       entries.filter((e) => e.action === "transfer.start" && e.outcome === "failure").length,
