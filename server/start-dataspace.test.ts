@@ -8,6 +8,7 @@ import { createDataspace } from "./dataspace";
 import { pathToFileURL } from "node:url";
 import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
 import { openDatabase, type Db } from "./storage/database";
+import { startUpstreamDouble } from "../tests/support/upstream-double";
 
 /** Who starts the embedded dataspace: the container (startDataspace), never the clients (createDataspace). */
 let dataDir: string;
@@ -32,6 +33,30 @@ afterAll(() => {
 describe("the embedded dataspace is started by the container", () => {
   it("the clients alone start nothing: without a connector or an embedded one they refuse", async () => {
     await expect(createDataspace(config(), { db })).rejects.toThrow(/no embedded dataspace given/);
+  });
+
+  it("a restart of the embedded dataspace keeps a configured issuer, with its key", async () => {
+    const issuer = (await startUpstreamDouble()).on("POST", /credentialdefinitions\/query$/, { json: [] });
+    const configured = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: "http://127.0.0.1:3997",
+      UPSTREAM_TIMEOUT_MS: "2000",
+      ISSUER_URL: `${issuer.url}/issuer`,
+      ISSUER_API_KEY: "aXNzdWVy.a2V5",
+    });
+    const ds = await startDataspace(configured, { db });
+    const restart = embeddedDataspaceRestart(configured, ds);
+    try {
+      await ds.runtime.issuer!.listCredentialDefinitions();
+      await restart.restart();
+      await ds.runtime.issuer!.listCredentialDefinitions();
+      expect(issuer.requests.map((r) => r.headers["x-api-key"])).toEqual(["aXNzdWVy.a2V5", "aXNzdWVy.a2V5"]);
+    } finally {
+      await restart.close();
+      await ds.close();
+      await issuer.close();
+    }
   });
 
   it("startDataspace starts it on loopback, the clients speak HTTP to it, and closing the dataspace stops it", async () => {

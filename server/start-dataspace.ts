@@ -1,6 +1,6 @@
 import type { AuditInput } from "./audit/model";
 import type { Config } from "./config";
-import { createDataspace, reconnectClients, type Dataspace } from "./dataspace";
+import { createDataspace, reconnectClients, serviceEndpoints, type Dataspace } from "./dataspace";
 import { catalogueHolder, graphDataSource } from "./dataspace/graph-data-source";
 import type { GraphStore } from "./graph/store";
 import { startLocalDataspace, type LocalDataspace, type LocalDataspaceOptions } from "./local-dataspace";
@@ -129,7 +129,12 @@ export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
         first?.counter ?? new SharedArrayBuffer(4),
       );
       restartedLocal = next;
-      reconnectClients(dataspace.runtime, ["connector", "tenant-manager", "issuer", "identity-hub"], next);
+      // the services as configured, the embedded one's where none is (a configured issuer stays configured)
+      reconnectClients(
+        dataspace.runtime,
+        ["connector", "tenant-manager", "issuer", "identity-hub"],
+        serviceEndpoints(config, next)!,
+      );
     },
     async close(): Promise<void> {
       await restartedLocal?.close();
