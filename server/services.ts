@@ -33,7 +33,7 @@ import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
 import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
 import { berlinDate, type PermitData } from "./access-body";
-import { FOR_ANONYMISED_DATA_ONLY, type PermitRegister } from "./dataspace/permits";
+import { FOR_ANONYMISED_DATA_ONLY, formAllows, type PermitRegister } from "./dataspace/permits";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createAuditView, type AuditView } from "./privacy/audit-view";
@@ -284,10 +284,10 @@ function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister 
     async validFor(organisationDid, datasets, disclosure) {
       await accessBody.ensureReady();
       const active = await accessBody.store.list<PermitData>("permit", { state: "ACTIVE" });
-      // pseudonymised records only under a permit for pseudonymised data; aggregates under any
-      const allows = (p: { data: PermitData }) => disclosure === "aggregate" || p.data.pseudonymised;
       const permit = active
-        .filter((p) => valid(p) && p.data.organisationDid === organisationDid && allows(p))
+        .filter(
+          (p) => valid(p) && p.data.organisationDid === organisationDid && formAllows(p.data, disclosure),
+        )
         .reverse()
         .find((p) => p.data.datasets.some((d) => datasets.includes(d)));
       return permit ? { id: permit.id, pseudonymised: permit.data.pseudonymised } : undefined;
@@ -297,9 +297,7 @@ function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister 
       const p = await accessBody.store.get<PermitData>(permitId);
       if (!p || p.kind !== "permit") return undefined;
       const state = p.state === "ACTIVE" && !valid(p) ? "EXPIRED" : p.state;
-      return state === "ACTIVE" && disclosure !== "aggregate" && !p.data.pseudonymised
-        ? FOR_ANONYMISED_DATA_ONLY
-        : state;
+      return state === "ACTIVE" && !formAllows(p.data, disclosure) ? FOR_ANONYMISED_DATA_ONLY : state;
     },
     async namedIn(permitId, datasets) {
       await accessBody.ensureReady();

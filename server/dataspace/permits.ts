@@ -54,6 +54,10 @@ export const permitMissing = (organisation: string, assetId: string, datasets: r
 /** PermitRegister.stateOf of a permit for anonymised data asked for pseudonymised records */
 export const FOR_ANONYMISED_DATA_ONLY = "for anonymised data only";
 
+/** whether a permit of its data form lets `disclosure` leave: records only for pseudonymised data, aggregates always (0116) */
+export const formAllows = (permit: { pseudonymised: boolean }, disclosure: Disclosure) =>
+  disclosure === "aggregate" || permit.pseudonymised;
+
 /** a contract for pseudonymised records under a permit for anonymised data only (EHDS Art. 66(3), 68) */
 export const permitForAnonymisedData = (
   permitId: string,

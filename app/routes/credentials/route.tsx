@@ -105,7 +105,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       message: `Requested a ${String(started.label)} for ${participantContextId} (process ${String(started.holderPid)}): the issuer issues it in a moment; reload to see it.`,
     };
   } catch (e) {
-    return shownInPlace({ ...failure(e), fields: formFieldErrorsOf(e) }, clientError(e).status);
+    const { status, message } = clientError(e);
+    return shownInPlace({ ok: false as const, message, fields: formFieldErrorsOf(e) }, status);
   }
 }
 
