@@ -6,7 +6,7 @@ import { DSP_PROTOCOL, MANAGEMENT_CONTEXT } from "../../server/dataspace-protoco
 import { pseudonymFor } from "../../server/dataspace/release";
 import { linked } from "../../server/graph";
 import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
+import { sendJson, signIn, type Signed } from "../support/signin";
 import { until } from "../support/until";
 
 /**
@@ -41,14 +41,7 @@ const patientsIn = async (datasets: string[]) => {
   return [...found.values()].slice(0, 10);
 };
 
-const send = async (who: string, path: string, body?: unknown) => {
-  const res = await as.get(who)!.api(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const send = (who: string, path: string, body?: unknown) => sendJson(as.get(who)!, path, body);
 
 const contractRequest = async (a: { assetId: string; provider: string; did: string }) => {
   const catalog = await send(

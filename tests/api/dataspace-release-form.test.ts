@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
 import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
+import { sendJson, signIn, type Signed } from "../support/signin";
 import { until } from "../support/until";
 
 /**
@@ -17,14 +17,7 @@ const as = new Map<string, Signed>();
 const ALPHA = "alphaklinik-berlin";
 const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 
-const send = async (who: string, path: string, body?: unknown) => {
-  const res = await as.get(who)!.api(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const send = (who: string, path: string, body?: unknown) => sendJson(as.get(who)!, path, body);
 
 /** the clinic offers `datasets` as an asset of its own with `disclosure`, under its seeded contract policy */
 const offer = async (assetId: string, datasets: string[], disclosure: "aggregate" | "pseudonymised") => {

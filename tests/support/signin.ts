@@ -52,6 +52,24 @@ export async function follow(
   throw new Error(`too many redirects from ${url}`);
 }
 
+/**
+ * A signed-in user's JSON call: GET without a body, else POST of `body` as JSON; the status and the answer's
+ * JSON (arbitrary, checked by the caller's assertions)
+ */
+export async function sendJson(
+  user: Signed,
+  path: string,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON
+): Promise<{ status: number; body: any }> {
+  const res = await user.api(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 export interface Signed {
   jar: CookieJar;
   /** where the sign-in landed after the callback (the page of its returnTo) and its status */
