@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
 import { loadConfig } from "../config";
 import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
-import { startLocalDataspace, type LocalDataspace } from "../local-dataspace";
+import type { LocalDataspace } from "../local-dataspace";
+import { startTestDataspace } from "../../tests/support/local-dataspace";
 import { openDatabase } from "../storage/database";
 import { offeredRules } from "./catalog";
 import { createConnectorClient } from "./connector-client";
@@ -168,12 +169,7 @@ describe("the contract request carries the offered rules", () => {
 describe("the embedded dataspace refuses what the participant-scoped API refuses", () => {
   let local: LocalDataspace;
   beforeAll(async () => {
-    local = await startLocalDataspace({
-      dataDir: ":memory:",
-      stepMs: 20,
-      dataSource: async () => ({}),
-      onError: () => {},
-    });
+    local = await startTestDataspace();
   });
   afterAll(() => local.close());
 

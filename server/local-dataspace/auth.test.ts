@@ -3,29 +3,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeContextId } from "../dataspace-protocol";
-import { startLocalDataspace, type LocalDataspace } from "./index";
+import type { LocalDataspace } from "./index";
+import { bearerOf, startTestDataspace } from "../../tests/support/local-dataspace";
 
 /**
  * How the embedded issuer and identity hub authenticate: the super-user's `x-api-key`, refused as EDC
  * IdentityHub / IssuerService 0.15.1 refuse it (answers seen from 0.15.1 itself, decision 0114); the
  * management API still takes the token endpoint's bearer token.
  */
-const start = (dataDir = ":memory:") =>
-  startLocalDataspace({ dataDir, stepMs: 20, dataSource: async () => ({}), onError: () => {} });
+const start = (dataDir = ":memory:") => startTestDataspace({ dataDir });
 let local: LocalDataspace;
 let bearer: string;
 beforeAll(async () => {
   local = await start();
-  const token = await fetch(local.tokenUrl, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: local.clientId,
-      client_secret: local.clientSecret,
-    }),
-  });
-  bearer = `Bearer ${((await token.json()) as { access_token: string }).access_token}`;
+  bearer = await bearerOf(local);
 });
 afterAll(() => local?.close());
 

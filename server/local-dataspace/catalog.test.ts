@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalDataspace, type LocalDataspace } from "./index";
+import type { LocalDataspace } from "./index";
+import { bearerOf, startTestDataspace } from "../../tests/support/local-dataspace";
 import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 
 /**
@@ -13,23 +14,10 @@ let auth: Record<string, string>;
 let contexts: string;
 
 beforeAll(async () => {
-  local = await startLocalDataspace({
-    dataDir: ":memory:",
-    stepMs: 20,
+  local = await startTestDataspace({
     dataSource: async () => ({ resourceType: "Bundle", type: "collection", entry: [] }),
-    onError: () => {},
   });
-  const token = await fetch(local.tokenUrl, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: local.clientId,
-      client_secret: local.clientSecret,
-    }),
-  });
-  const { access_token } = (await token.json()) as { access_token: string };
-  auth = { authorization: `Bearer ${access_token}`, "content-type": "application/json" };
+  auth = { authorization: await bearerOf(local), "content-type": "application/json" };
   contexts = `${local.managementUrl}/${local.apiVersion}/participants`;
 });
 afterAll(() => local?.close());

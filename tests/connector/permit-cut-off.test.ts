@@ -3,7 +3,8 @@ import { createAuditLog } from "../../server/audit/log";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
 import type { PermitRegister } from "../../server/dataspace/permits";
-import { startLocalDataspace, type LocalDataspace } from "../../server/local-dataspace";
+import type { LocalDataspace } from "../../server/local-dataspace";
+import { startTestDataspace } from "../support/local-dataspace";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { callDataspace } from "../support/dataspace-call";
@@ -105,11 +106,8 @@ async function agreementWithTransfers(n: number) {
 }
 
 beforeAll(async () => {
-  local = await startLocalDataspace({
-    dataDir: ":memory:",
-    stepMs: 20,
+  local = await startTestDataspace({
     dataSource: async () => ({ resourceType: "Bundle", type: "collection", entry: [] }),
-    onError: () => {},
   });
   proxy = await startFaultProxy({ routes: { "": local.url }, slowMs: 10_000 });
   const config = loadConfig({

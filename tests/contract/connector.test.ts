@@ -2,7 +2,7 @@ import { describe } from "vitest";
 import { buildContractDefinition } from "../../server/dataspace/assets";
 import { createConnectorClient, type ConnectorClient } from "../../server/dataspace/connector-client";
 import { createClientCredentialsSource } from "../../server/dataspace/oauth-token";
-import { startLocalDataspace } from "../../server/local-dataspace";
+import { startTestDataspace } from "../support/local-dataspace";
 import { connectorContract } from "./connector.contract";
 
 async function post(url: string, headers: Record<string, string>, body: unknown) {
@@ -16,12 +16,9 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 
 describe("Connector contract: the embedded development dataspace", () => {
   connectorContract(async (servers) => {
-    const local = await startLocalDataspace({
-      dataDir: ":memory:",
-      stepMs: 20,
+    const local = await startTestDataspace({
       // the provider's data: what the asset's source serves (a real EDC reads its baseUrl itself)
       dataSource: async (assetId) => (await fetch(`${servers.sourceUrl}/assets/${assetId}`)).json(),
-      onError: () => {},
     });
     const tokens = createClientCredentialsSource({
       tokenUrl: local.tokenUrl,

@@ -1,6 +1,7 @@
 import { afterAll, describe } from "vitest";
 import { CREDENTIAL_TYPES } from "../../server/local-dataspace/issuer";
-import { startLocalDataspace, type LocalDataspace } from "../../server/local-dataspace";
+import type { LocalDataspace } from "../../server/local-dataspace";
+import { startTestDataspace } from "../support/local-dataspace";
 import { identityHubContract } from "./identity-hub.contract";
 
 let local: LocalDataspace | undefined;
@@ -9,12 +10,7 @@ afterAll(() => local?.close());
 // the hub's identity hub client built as the hub builds it (reconnect.ts upstreamClients): URL and API key
 describe("Identity hub contract: the embedded development dataspace", () => {
   identityHubContract(async () => {
-    local = await startLocalDataspace({
-      dataDir: ":memory:",
-      stepMs: 20,
-      dataSource: async () => ({}),
-      onError: () => {},
-    });
+    local = await startTestDataspace();
     return {
       options: { baseUrl: local.identityHubUrl, apiKey: local.identityHubApiKey, timeoutMs: 5000 },
       holder: "alphaklinik-berlin",

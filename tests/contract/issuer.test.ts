@@ -1,5 +1,6 @@
 import { afterAll, describe } from "vitest";
-import { startLocalDataspace, type LocalDataspace } from "../../server/local-dataspace";
+import type { LocalDataspace } from "../../server/local-dataspace";
+import { startTestDataspace } from "../support/local-dataspace";
 import { issuerContract } from "./issuer.contract";
 
 let local: LocalDataspace | undefined;
@@ -8,12 +9,7 @@ afterAll(() => local?.close());
 // the hub's issuer client built as the hub builds it (reconnect.ts upstreamClients): URL, context, API key
 describe("Issuer contract: the embedded development dataspace", () => {
   issuerContract(async () => {
-    local = await startLocalDataspace({
-      dataDir: ":memory:",
-      stepMs: 20,
-      dataSource: async () => ({}),
-      onError: () => {},
-    });
+    local = await startTestDataspace();
     return {
       options: {
         baseUrl: local.issuerUrl,
