@@ -7,6 +7,7 @@ import { pseudonymFor } from "../../server/dataspace/release";
 import { linked } from "../../server/graph";
 import { startTestServer, type TestServer } from "../support/server";
 import { sendJson, signIn, type Signed } from "../support/signin";
+import { grantedPermit } from "../support/permits-granted";
 import { until } from "../support/until";
 
 /**
@@ -128,27 +129,13 @@ describe("data leaves only as its permit allows", () => {
   });
 
   it("with a permit granted by the access body: negotiates, transfers and pulls every demonstration asset; nothing identifies a person", async () => {
-    const app = await send("researcher", "/api/compliance/applications", {
+    permitId = await grantedPermit(as.get("researcher")!, as.get("regulator")!, {
       title: "Diabetes outcomes across two holders",
       summary: "Outcomes of type 2 diabetes in two hospitals, on pseudonymised records and aggregate counts.",
       purpose: "scientificResearch",
       datasets: ["dataset-alphaklinik-diabetes", "dataset-lmc-ehr"],
       pseudonymised: true,
     });
-    expect(app.status).toBe(201);
-    const applicationId = app.body.id ?? app.body.application?.id;
-    expect(
-      (await send("regulator", "/api/compliance/applications/complete", { applicationId, complete: true }))
-        .status,
-    ).toBe(200);
-    const permit = await send("regulator", "/api/compliance/permits", {
-      applicationId,
-      durationMonths: 12,
-      conditions: "Results published within 18 months",
-      secureProcessingEnvironment: "MedReg SPE",
-    });
-    expect(permit.status).toBe(201);
-    permitId = permit.body.id;
 
     const patient = findPersona("patient1")!.patientId!;
     for (const a of ASSETS) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
 import { startTestServer, type TestServer } from "../support/server";
 import { sendJson, signIn, type Signed } from "../support/signin";
+import { grantedPermit } from "../support/permits-granted";
 import { until } from "../support/until";
 
 /**
@@ -33,30 +34,14 @@ const offer = async (assetId: string, datasets: string[], disclosure: "aggregate
 };
 
 /** a data permit for `datasets` granted to the researcher through the access body, in the data form asked for */
-const permitFor = async (datasets: string[], pseudonymised: boolean): Promise<string> => {
-  const app = await send("researcher", "/api/compliance/applications", {
+const permitFor = (datasets: string[], pseudonymised: boolean): Promise<string> =>
+  grantedPermit(as.get("researcher")!, as.get("regulator")!, {
     title: `Outcomes in ${datasets.join(", ")}`,
     summary: "Outcomes of outpatients in the clinic's records, for a study with a published protocol.",
     purpose: "scientificResearch",
     datasets,
     pseudonymised,
   });
-  expect(app.status).toBe(201);
-  const applicationId = app.body.id ?? app.body.application?.id;
-  const complete = await send("regulator", "/api/compliance/applications/complete", {
-    applicationId,
-    complete: true,
-  });
-  expect(complete.status).toBe(200);
-  const permit = await send("regulator", "/api/compliance/permits", {
-    applicationId,
-    durationMonths: 12,
-    conditions: "Results published within 18 months",
-    secureProcessingEnvironment: "MedReg SPE",
-  });
-  expect(permit.status).toBe(201);
-  return permit.body.id;
-};
 
 /** the researcher's contract request for one of the clinic's assets, as its catalogue offers it */
 const negotiate = async (assetId: string) => {
