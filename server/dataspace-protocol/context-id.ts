@@ -10,3 +10,17 @@ export function decodeContextId(encoded: string): string | undefined {
     return undefined;
   }
 }
+
+/** IdentityHub 0.15.1's VcStatus: a credential resource's `state` is its code */
+export const VC_STATUS: Readonly<Record<number, string>> = {
+  100: "INITIAL",
+  200: "REQUESTING",
+  300: "REQUESTED",
+  400: "ISSUING",
+  500: "ISSUED",
+  600: "REVOKED",
+  700: "SUSPENDED",
+  800: "EXPIRED",
+  900: "NOT_YET_VALID",
+  [-100]: "ERROR",
+};

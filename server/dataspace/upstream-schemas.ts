@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jsonLdList } from "./upstream-http";
+import { VC_STATUS } from "../dataspace-protocol";
 
 /**
  * zod schemas of every upstream response this module reads. Records are loose objects: the fields
@@ -175,10 +176,13 @@ export const credentialStatusSchema = z.looseObject({
   status: z.string().nullable(),
 });
 
-/** Identity hub: VerifiableCredentialResource of a holder. */
+/** Identity hub: VerifiableCredentialResource of a holder, its state by VcStatus name. */
 export const heldCredentialSchema = z.looseObject({
   id: z.string().min(1),
-  state: stateValue.optional(),
+  state: z
+    .union([z.string(), z.number()])
+    .transform((s) => (typeof s === "number" ? (VC_STATUS[s] ?? String(s)) : s))
+    .optional(),
   issuerId: z.string().optional(),
   holderId: z.string().optional(),
   verifiableCredential: z.looseObject({

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { decodeContextId, knownOrganisation } from "../dataspace-protocol";
+import { decodeContextId, knownOrganisation, VC_STATUS } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { badRequest, conflict, notFound, objectBody, type LocalRequest, type Router } from "./http";
 import { definitionOfType, issueCredential, statusListCredential } from "./issuer";
@@ -14,6 +14,10 @@ import type {
 } from "./models";
 import { queryRecords as query } from "./query";
 
+const VC_STATUS_CODE = Object.fromEntries(
+  Object.entries(VC_STATUS).map(([code, name]) => [name, Number(code)]),
+);
+
 /**
  * The issuer service admin API (`/issuer/v1alpha/participants/{issuer}/...`) and the identity
  * hub's identity API (`/identity/v1alpha/participants/{holder}/...`) of the local dataspace.
@@ -22,13 +26,13 @@ import { queryRecords as query } from "./query";
 
 /**
  * A record as EDC IdentityHub 0.15.1 keeps it (VerifiableCredentialResource), so that a QuerySpec
- * sees its paths (`id`, `holderId`, `verifiableCredential.credential.id`, ...). The issuer's record
- * has its own id; the holder's has the credential's id (CredentialWriterImpl).
+ * sees its paths (`id`, `holderId`, `verifiableCredential.credential.id`, ...), its state as a VcStatus
+ * code. The issuer's record has its own id; the holder's has the credential's id (CredentialWriterImpl).
  */
 const resource = (c: CredentialRecord, id = c.id) => ({
   id,
   participantContextId: c.participantContextId,
-  state: c.state,
+  state: VC_STATUS_CODE[c.state],
   issuerId: c.issuerId,
   holderId: c.holderId,
   timestamp: c.timestamp,
@@ -138,9 +142,12 @@ export function registerIdentityHubApi(router: Router, ctx: LocalContext): void 
     return p;
   };
 
-  router.add("GET", `${prefix}/credentials`, (req) => ({
-    body: ctx.store.list<CredentialRecord>("credentials", holderOf(req)["@id"]).map(heldResource),
-  }));
+  // a context it does not have holds none (200 []): IdentityHub lists the credentials its caller may see there
+  router.add("GET", `${prefix}/credentials`, (req) => {
+    const id = decodeContextId(req.params.holder);
+    if (!id) throw badRequest(`${req.params.holder} is not a base64url-encoded participant context id`);
+    return { body: ctx.store.list<CredentialRecord>("credentials", id).map(heldResource) };
+  });
 
   router.add("POST", `${prefix}/credentials/request`, (req) => {
     const holder = holderOf(req);

@@ -10,8 +10,8 @@ import { apiKeyContract } from "./api-key.contract";
  * (`/v1alpha/participants/{context}/credentials`, EDC IdentityHub's VerifiableCredentialsApiController
  * and its credential request): a participant's credentials as VerifiableCredentialResource records, each
  * under its credential's id (CredentialWriterImpl) and held by the participant; a holder-initiated request
- * to an issuer (DCP) after which the participant holds one credential more; 404 for a request in a context
- * it does not have; the API key authentication of api-key.contract.ts.
+ * to an issuer (DCP) after which the participant holds one credential more; states as VcStatus codes; none
+ * listed and 404 for a request in a context it does not have; the API key authentication of api-key.contract.ts.
  */
 export interface IdentityHubTarget {
   /** the hub's identity hub client as the hub is configured: its URL and API key (an admin's) */
@@ -77,6 +77,20 @@ export function identityHubContract(setup: () => Promise<IdentityHubTarget>): vo
           }),
         }),
       ]);
+  });
+
+  it("states a credential's state as IdentityHub's VcStatus code (500: issued), read by its name", async () => {
+    const res = await fetch(
+      `${target.options.baseUrl}/v1alpha/participants/${encodeContextId(target.holder)}/credentials`,
+      { headers: { "x-api-key": target.options.apiKey! } },
+    );
+    const raw = (await res.json()) as { state: unknown }[];
+    expect(raw.map((c) => c.state)).toContain(500);
+    expect((await hub.listCredentials(target.holder)).map((c) => c.state)).toContain("ISSUED");
+  });
+
+  it("lists no credentials in a participant context it does not have (200 [])", async () => {
+    expect(await hub.listCredentials(`no-such-context-${randomUUID()}`)).toEqual([]);
   });
 
   it("answers a request in a participant context it does not have with 404", async () => {
