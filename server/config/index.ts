@@ -76,6 +76,11 @@ export const envSchema = z.object({
   TENANT_MANAGER_URL: optionalUrl,
   ISSUER_URL: optionalUrl,
   ISSUER_API_KEY: headerKey,
+  ISSUER_DID: z
+    .string()
+    .regex(/^did:[a-z0-9]+:\S+$/, "not a DID (did:<method>:<id>)")
+    .optional(),
+  ISSUER_CONTEXT_ID: z.string().min(1).optional(),
   IDENTITY_HUB_URL: optionalUrl,
   IDENTITY_HUB_API_KEY: headerKey,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
@@ -167,6 +172,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET) &&
       "CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set",
     ...keyRules(e),
+    ...(["ISSUER_DID", "ISSUER_CONTEXT_ID"] as const)
+      .filter((k) => e[k] && !e.ISSUER_URL)
+      .map(
+        (k) =>
+          `${k}: set without ISSUER_URL (the issuer service that URL names; the embedded issuer's is known)`,
+      ),
     ...e.OFFICE_HOLDS.filter(
       (h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)),
     ).map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
@@ -245,6 +256,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     issuerUrl: e.ISSUER_URL,
     /** the issuer admin API's key (`x-api-key`, decision 0114); undefined: the management token */
     issuerApiKey: e.ISSUER_API_KEY,
+    /** the configured issuer's DID (what holders ask by DCP, what its credentials are checked against) and its participant context */
+    issuerDid: e.ISSUER_DID,
+    issuerContextId: e.ISSUER_CONTEXT_ID ?? "issuer",
     identityHubUrl: e.IDENTITY_HUB_URL,
     /** the identity API's key (`x-api-key`, an admin's: the hub reads every participant's credentials) */
     identityHubApiKey: e.IDENTITY_HUB_API_KEY,

@@ -123,7 +123,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     const rt = dataspace.runtime;
     if (!rt.issuerDid) return undefined;
     if (!verifier) {
-      const local = dataspace.local;
+      // the embedded issuer's DID documents and status lists are the embedded dataspace's; a configured one's its own
+      const local = config.issuerUrl ? undefined : dataspace.local;
       const origins = new Set<string>();
       if (local) origins.add(new URL(local.url).origin);
       if (rt.issuer) origins.add(new URL(rt.issuer.baseUrl).origin);

@@ -39,7 +39,7 @@ export async function requestCredential(
   const { identityHub, issuerDid } = rt;
   if (!identityHub || !rt.issuer || !issuerDid) {
     throw serviceUnavailable(
-      "Credential issuance needs an identity hub and an issuer (IDENTITY_HUB_URL, ISSUER_URL)",
+      "Credential issuance needs an identity hub and an issuer with its DID (IDENTITY_HUB_URL, ISSUER_URL, ISSUER_DID)",
     );
   }
   const definitions = await listCredentialDefinitions(rt);

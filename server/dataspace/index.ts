@@ -69,8 +69,6 @@ export interface DataspaceDeps {
   audit?: { append(input: AuditInput, opts?: AppendOptions): Promise<unknown> };
   /** the embedded dataspace to speak to when no connector is configured */
   embedded?: EmbeddedConnector;
-  /** the issuer's participant context and DID, for a production issuer service */
-  issuer?: { contextId?: string; did?: string };
   /** every upstream call's fetch, the pulls' too (default: pooled; the pulls' pool checks the addresses it reaches) */
   fetch?: typeof fetch;
   /** how the pulls' pool resolves names (default: the system's): a test seam for decision 0106 */
@@ -119,17 +117,12 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     timeoutMs,
     version: local?.changeVersion ? () => local!.changeVersion!() : undefined,
   });
-  const clients = upstreamClients(
-    { ...endpoints, issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer" },
-    readCache,
-    timeoutMs,
-    doFetch,
-  );
+  const clients = upstreamClients(endpoints, readCache, timeoutMs, doFetch);
   const rel = deps.rel ?? openSqliteRelational(deps.db);
   const rt: DataspaceRuntime = {
     ...clients,
     readCache,
-    issuerDid: deps.issuer?.did ?? local?.issuerDid,
+    issuerDid: endpoints.issuerDid,
     demo: bundledDemoRecords(),
     demoTransfers: await createDemoTransferStore(rel, deps.audit),
     demoRecords: config.demoRecords,

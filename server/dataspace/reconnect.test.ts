@@ -110,3 +110,84 @@ describe("the issuer's and the identity hub's API keys (decision 0114)", () => {
     }
   });
 });
+
+describe("a configured issuer's participant context and DID (ISSUER_CONTEXT_ID, ISSUER_DID)", () => {
+  const env = {
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    UPSTREAM_TIMEOUT_MS: "2000",
+    CONNECTOR_MANAGEMENT_URL: "http://127.0.0.1:1/mgmt",
+    CONNECTOR_API_VERSION: "v4alpha",
+    ISSUER_URL: "http://127.0.0.1:1/issuer",
+    ISSUER_API_KEY: "aXNzdWVy.aXNzdWVyLWtleQ==",
+    IDENTITY_HUB_URL: "http://127.0.0.1:1/identity",
+    IDENTITY_HUB_API_KEY: "c3VwZXItdXNlcg==.aHViLWtleQ==",
+  };
+  const definitions = [{ id: "membership", credentialType: "MembershipCredential", format: "VC1_0_JWT" }];
+
+  it("name the issuer's paths and the DID a holder asks by DCP, at start-up and after a restart", async () => {
+    const urls = Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [k, v.replace("http://127.0.0.1:1", double.url)]),
+    );
+    const config = loadConfig({
+      ...urls,
+      ISSUER_CONTEXT_ID: "ehds-issuer",
+      ISSUER_DID: "did:web:issuer.example",
+    });
+    const db = openDatabase(":memory:");
+    const ds = await createDataspace(config, { db });
+    const request = async () => {
+      double.reset();
+      double
+        .on("POST", "/issuer/v1alpha/participants/ZWhkcy1pc3N1ZXI/credentialdefinitions/query", {
+          json: definitions,
+        })
+        .on("POST", "/identity/v1alpha/participants/bG1j/credentials/request", { status: 201, json: {} });
+      await ds.requestCredential("lmc", "MembershipCredential");
+      return double.requests.map((r) => [
+        r.method,
+        r.path,
+        (r.body as { issuerDid?: string } | undefined)?.issuerDid,
+      ]);
+    };
+    try {
+      const atStart = await request();
+      expect(atStart).toEqual([
+        ["POST", "/issuer/v1alpha/participants/ZWhkcy1pc3N1ZXI/credentialdefinitions/query", undefined],
+        ["POST", "/identity/v1alpha/participants/bG1j/credentials/request", "did:web:issuer.example"],
+      ]);
+      reconnectClients(ds.runtime, ["issuer", "identity-hub"], serviceEndpoints(config)!);
+      expect(await request()).toEqual(atStart);
+    } finally {
+      await ds.close();
+      db.close();
+    }
+  });
+
+  it("without the DID, a credential request is refused with 503 before any call", async () => {
+    const config = loadConfig(env);
+    const db = openDatabase(":memory:");
+    const ds = await createDataspace(config, { db });
+    try {
+      double.reset();
+      await expect(ds.requestCredential("lmc", "MembershipCredential")).rejects.toMatchObject({
+        status: 503,
+        message:
+          "Credential issuance needs an identity hub and an issuer with its DID (IDENTITY_HUB_URL, ISSUER_URL, ISSUER_DID)",
+      });
+      expect(double.requests).toEqual([]);
+    } finally {
+      await ds.close();
+      db.close();
+    }
+  });
+
+  it("are refused at boot without ISSUER_URL", () => {
+    expect(() => loadConfig({ ISSUER_DID: "did:web:issuer.example", ISSUER_CONTEXT_ID: "x" })).toThrow(
+      /ISSUER_DID: set without ISSUER_URL .*\n {2}- ISSUER_CONTEXT_ID: set without ISSUER_URL/,
+    );
+    expect(() => loadConfig({ ...env, ISSUER_DID: "issuer.example" })).toThrow(
+      "ISSUER_DID: not a DID (did:<method>:<id>)",
+    );
+  });
+});

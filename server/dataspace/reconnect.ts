@@ -28,6 +28,9 @@ export interface ServiceEndpoints {
   identityHubApiKey?: string;
   /** a runtime-scoped connector's one participant */
   participantId?: string;
+  /** the issuer's participant context at its service (default `issuer`), and its DID (none: no issuance, no verification) */
+  issuerContextId?: string;
+  issuerDid?: string;
 }
 
 /**
@@ -46,6 +49,8 @@ export function serviceEndpoints(config: Config, local?: DataspaceEndpoints): Se
     identityHubUrl: config.identityHubUrl ?? local?.identityHubUrl,
     issuerApiKey: config.issuerUrl ? config.issuerApiKey : local?.issuerApiKey,
     identityHubApiKey: config.identityHubUrl ? config.identityHubApiKey : local?.identityHubApiKey,
+    issuerContextId: config.issuerUrl ? config.issuerContextId : local?.issuerContextId,
+    issuerDid: config.issuerUrl ? config.issuerDid : local?.issuerDid,
   };
 }
 
@@ -55,7 +60,7 @@ export function serviceEndpoints(config: Config, local?: DataspaceEndpoints): Se
  * 0114). What createDataspace starts with and a restart rebuilds.
  */
 export function upstreamClients(
-  endpoints: ServiceEndpoints & { issuerContextId: string },
+  endpoints: ServiceEndpoints,
   cache: ReadCache,
   timeoutMs: number,
   fetch?: typeof globalThis.fetch,
@@ -82,7 +87,7 @@ export function upstreamClients(
             ...common,
             baseUrl: issuerUrl,
             apiKey: endpoints.issuerApiKey,
-            issuerContextId: endpoints.issuerContextId,
+            issuerContextId: endpoints.issuerContextId ?? "issuer",
           }),
           cache,
         )
@@ -112,8 +117,7 @@ export function reconnectClients(
   endpoints: ServiceEndpoints,
 ): void {
   // Node's own fetch, not the dataspace's pool: a restart is asked for to get new connections
-  const issuerContextId = rt.issuer?.issuerContextId ?? "";
-  const fresh = upstreamClients({ ...endpoints, issuerContextId }, rt.readCache, rt.timeoutMs);
+  const fresh = upstreamClients(endpoints, rt.readCache, rt.timeoutMs);
   if (which.includes("connector")) rt.connector = fresh.connector;
   if (which.includes("tenant-manager") && fresh.tenantManager) rt.tenantManager = fresh.tenantManager;
   if (which.includes("issuer") && rt.issuer && fresh.issuer) rt.issuer = fresh.issuer;
