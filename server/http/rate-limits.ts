@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isIPv6 } from "node:net";
 import type { Config } from "../config";
 
 /**
@@ -49,12 +50,32 @@ export const isLoopback = (address: string | undefined) =>
 /**
  * The client a request is counted for: the peer's address, or, from a proxy on the loopback (the same
  * trust as for X-Forwarded-Host, server/http/remix-answer.ts), the address that proxy appended last to
- * X-Forwarded-For.
+ * X-Forwarded-For; an IPv6 client by its /64, however written (decision 0122).
  */
 export function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? "unknown";
   const forwarded = req.headers["x-forwarded-for"];
-  if (!isLoopback(peer) || typeof forwarded !== "string") return peer;
+  if (!isLoopback(peer) || typeof forwarded !== "string") return clientKey(peer);
   const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
-  return last && last.length <= 64 ? last : peer;
+  return clientKey(last && last.length <= 64 ? last : peer);
+}
+
+/**
+ * An address as its client: an IPv4-mapped IPv6 address as its IPv4 address, any other IPv6 address as
+ * the first four groups of its /64 (one subscriber's prefix: each of its 2^64 addresses is the same
+ * client), anything else as given.
+ */
+function clientKey(address: string): string {
+  const ip = address.replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!isIPv6(ip)) return address;
+  const [head, tail] = ip.split("::").map((part) => (part ? part.split(":") : []));
+  // a dotted IPv4 tail is two groups; "::" stands for the groups neither side writes
+  const written = head.length + (tail ?? []).reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+  const groups = tail ? [...head, ...Array<string>(8 - written).fill("0"), ...tail] : head;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

@@ -75,6 +75,31 @@ describe("rate limits", () => {
     expect((await login("192.0.2.2")).status).toBe(302);
   });
 
+  it("count an IPv6 client by its /64 however written, an IPv4-mapped address as its IPv4 address", async () => {
+    const login = (client: string) =>
+      fetch(`${server.url}/auth/login?login_hint=clinic&returnTo=/`, from(client));
+    const prefix = [
+      "2001:db8:5::1",
+      "2001:DB8:5:0::2",
+      "2001:db8:5:0:ffff::3",
+      "2001:db8:5::4",
+      "2001:db8:5::5",
+    ];
+    expect(await statuses(5, () => login(prefix.shift()!))).toEqual([302, 302, 302, 302, 302]);
+    expect((await login("2001:db8:5:0:abcd::6")).status).toBe(429);
+    expect((await login("2001:db8:6::1")).status).toBe(302);
+    const mapped = [
+      "::ffff:192.0.2.50",
+      "192.0.2.50",
+      "::ffff:192.0.2.50",
+      "192.0.2.50",
+      "::ffff:192.0.2.50",
+    ];
+    expect(await statuses(5, () => login(mapped.shift()!))).toEqual([302, 302, 302, 302, 302]);
+    expect((await login("::FFFF:192.0.2.50")).status).toBe(429);
+    expect((await login("192.0.2.50")).status).toBe(429);
+  });
+
   it("count a path however it is spelt: case, escapes, a trailing slash and Remix's .data are one path", async () => {
     const variants = ["/Auth/Login", "/%61uth/login", "/auth/login.data", "/auth/Login/", "/AUTH/LOGIN"];
     const statusOf = async (p: string) => {
