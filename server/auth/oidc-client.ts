@@ -254,7 +254,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       });
       const headers = new Headers({ Location: returnTo });
       headers.append("Set-Cookie", setCookie);
-      headers.append("Set-Cookie", `${STATE_COOKIE}=; ${cookieAttrs(0)}`);
+      // the strategy names each state cookie `<STATE_COOKIE>:<uuid>`, one per sign-in started: all end here
+      for (const name of (request.headers.get("cookie") ?? "").split(";").map((c) => c.split("=")[0].trim()))
+        if (name.startsWith(STATE_COOKIE)) headers.append("Set-Cookie", `${name}=; ${cookieAttrs(0)}`);
       headers.append("Set-Cookie", `${RETURN_COOKIE}=; ${cookieAttrs(0)}`);
       return new Response(null, { status: 302, headers });
     },

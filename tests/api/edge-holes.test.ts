@@ -98,6 +98,12 @@ describe("sign-in", () => {
       "/catalogue?q=%E6%BC%A2%E5%AD%97%20%C3%A9",
     );
   });
+
+  it("leaves no state cookie (state and PKCE verifier) behind once it has completed", async () => {
+    const signed = await signIn(server.url, "lmc");
+    expect(signed.cookie).toContain("app-auth.session-token=");
+    expect(signed.cookie).not.toContain("app-auth.oidc-state");
+  });
 });
 
 describe("identified data", () => {
