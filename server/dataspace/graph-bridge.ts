@@ -163,7 +163,7 @@ export async function releasedAnswer(
     return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
   const datasets =
     permitId && rt.permits ? await rt.permits.namedIn(permitId, terms.datasets) : terms.datasets;
-  const records = await rt.bridgeSource(assetId, { holder: participantId, datasets });
+  const records = await rt.bridgeSource(assetId, { holder: participantId, datasets, permitId });
   const data = release(records, terms.disclosure, rt.releaseSecret, permitId ?? "");
   await audited(
     "success",

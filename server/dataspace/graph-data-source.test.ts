@@ -5,6 +5,8 @@ import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { seedStore } from "../graph/synthetic/seed";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";
+import { createPatientService } from "../patient/service";
+import { ADMIN } from "../../tests/support/insight";
 import { catalogueHolder, graphDataSource, type RecordScope } from "./graph-data-source";
 
 /**
@@ -88,6 +90,33 @@ describe("the records behind an asset", () => {
       ...(await linked(graph, "dataset-lmc-cardiovascular", "INCLUDES", "out")).map((p) => p.id),
     ]);
     expect(new Set(both.map((p) => p.graphId))).toEqual(new Set([...expected].slice(0, 10)));
+  });
+});
+
+describe("a patient who withdrew consent to the programme of the permit (decision 0119)", () => {
+  it("is left out of what is released under that permit, and only that one, until consent is given again", async () => {
+    const approval = (await graph.findNodes({ label: "HDABApproval", where: { applicant: "pharmaco" } }))[0];
+    const permitId = String(approval.properties.permitNumber);
+    const scope = { holder: ALPHA, datasets: [DIABETES] };
+    const ids = async (permit?: string) =>
+      patientsOf(await records({ ...scope, permitId: permit })).map((p) => p.graphId);
+    const [withdrawn] = await ids(permitId);
+    const patients = createPatientService(graph);
+    await patients.grantConsent({ patientId: withdrawn, studyId: approval.id }, ADMIN);
+    await patients.revokeConsent(String(withdrawn), approval.id, ADMIN);
+
+    expect(await ids(permitId)).not.toContain(withdrawn);
+    const count = await recordCount(DIABETES);
+    expect(await ids(permitId)).toHaveLength(Math.min(count - 1, 10));
+    // none of its records either
+    const text = JSON.stringify(await records({ ...scope, permitId }));
+    expect(text).not.toContain(`"${withdrawn}"`);
+    // another permit, or none, is another programme
+    expect(await ids("MEDREG-DP-2026-0099")).toContain(withdrawn);
+    expect(await ids()).toContain(withdrawn);
+    // consent given again: released again
+    await patients.grantConsent({ patientId: withdrawn, studyId: approval.id }, ADMIN);
+    expect(await ids(permitId)).toContain(withdrawn);
   });
 });
 

@@ -1,11 +1,12 @@
-import { linked, type GraphNode, type GraphStore } from "../graph";
+import { findAll, linked, type GraphNode, type GraphStore } from "../graph";
 
 /**
  * The default data behind an asset: a FHIR R4 `collection` Bundle of a few patients with their
  * encounters, conditions, observations and medication requests, read from the knowledge graph.
  * Only the providing holder's own patients, and only those its scope's catalogue datasets include
  * (`HealthDataset -INCLUDES-> Patient`, the edges the catalogue's recordCount counts; decision 0096):
- * no scope, no records. Small and bounded, and pseudonymised for secondary use: no names, birth year only.
+ * no scope, no records; under a permit, not those who withdrew their consent to its programme (0119).
+ * Small and bounded, and pseudonymised for secondary use: no names, birth year only.
  */
 
 const MAX_PATIENTS = 10;
@@ -20,6 +21,8 @@ export interface RecordScope {
   holder: string | undefined;
   /** the catalogue datasets the records come from */
   datasets: readonly string[];
+  /** the data permit the records leave under, if any */
+  permitId?: string;
 }
 
 /** the records behind an asset, within its scope */
@@ -39,14 +42,41 @@ function resource(node: GraphNode): Record<string, unknown> {
   };
 }
 
+/**
+ * the patients who withdrew their consent to the research programme of the permit (the HDABApproval
+ * with its permitNumber, whose consents the patient gives and revokes): a consent to it and none active
+ */
+async function withdrawnFrom(graph: GraphStore, permitId: string | undefined): Promise<Set<string>> {
+  const withdrawn = new Set<string>();
+  if (!permitId) return withdrawn;
+  for (const programme of await findAll(graph, "HDABApproval", { permitNumber: permitId })) {
+    const consents = await findAll(graph, "Consent", { studyId: programme.id });
+    const active = new Set(
+      consents.filter((c) => c.properties.status === "active").map((c) => c.properties.patientId),
+    );
+    for (const c of consents)
+      if (!active.has(c.properties.patientId)) withdrawn.add(String(c.properties.patientId));
+  }
+  return withdrawn;
+}
+
 /** up to MAX_PATIENTS patients of the holder that the holder's datasets of the scope include */
-async function patientsIn(graph: GraphStore, { holder, datasets }: RecordScope): Promise<GraphNode[]> {
+async function patientsIn(
+  graph: GraphStore,
+  { holder, datasets, permitId }: RecordScope,
+): Promise<GraphNode[]> {
   const found = new Map<string, GraphNode>();
   const holderOf = catalogueHolder(graph);
+  const withdrawn = await withdrawnFrom(graph, permitId);
   for (const id of datasets) {
     if (!holder || (await holderOf(id)) !== holder) continue;
-    for (const p of await linked(graph, id, "INCLUDES", "out", MAX_PATIENTS))
-      if (found.size < MAX_PATIENTS && p.label === "Patient" && p.properties.holder === holder)
+    for (const p of await linked(graph, id, "INCLUDES", "out", MAX_PATIENTS + withdrawn.size))
+      if (
+        found.size < MAX_PATIENTS &&
+        p.label === "Patient" &&
+        p.properties.holder === holder &&
+        !withdrawn.has(p.id)
+      )
         found.set(p.id, p);
   }
   return [...found.values()];
