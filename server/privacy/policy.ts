@@ -66,6 +66,7 @@ export const DIRECT_IDENTIFIER_KEYS: readonly string[] = [
   "monthOfBirth",
   "dayOfBirth",
   "grantedBy",
+  "revokedBy",
   // self-measured data (companion app): who entered it, the app account and device, free-text notes
   "enteredBy",
   "appAccountId",

@@ -157,6 +157,27 @@ describe("createRedactor", () => {
     });
   });
 
+  it("drops who granted and who withdrew a consent: the patient's username", () => {
+    const consent = none.node({
+      id: "consent-5c64",
+      label: "Consent",
+      layer: "l3",
+      properties: {
+        patientId: "patient-000001",
+        status: "inactive",
+        grantedBy: "patient1",
+        revokedBy: "patient1",
+        revokedAt: "2026-12-02T09:42:05.728Z",
+      },
+    });
+    expect(consent.properties).toEqual({
+      patientId: `patient-x${psn.of(1)}`,
+      status: "inactive",
+      revokedAt: "2026-12-02T09:42:05.728Z",
+      pseudonym: psn.of(1),
+    });
+  });
+
   it("leaves concepts and marketplace records alone", () => {
     expect(none.node(concept)).toBe(concept);
   });
