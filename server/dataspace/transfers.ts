@@ -130,7 +130,7 @@ export async function startTransfer(
   // The look-up and the start share one deadline: the answer stays within the time-out.
   const deadline = operationDeadline(rt);
   const contract = rt.permits
-    ? await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline)
+    ? await permitOfContract(rt, req.participantId, req.contractId, deadline)
     : undefined;
   if (contract) {
     const state = (await rt.permits!.stateOf(contract.permitId, contract.disclosure)) ?? "UNKNOWN";
@@ -229,16 +229,16 @@ function addressRefusalDetail(r: PullAddressRefused): string {
 
 /**
  * The data permit the contract of a transfer rests on: the one recorded for the negotiation that
- * made the agreement (permits.ts), found by the agreement id the connector gave that negotiation.
+ * made the agreement (permits.ts), found by the agreement id the connector gave that negotiation,
+ * whatever asset a request names (the agreement names its own).
  */
 async function permitOfContract(
   rt: DataspaceRuntime,
   participantId: string,
-  assetId: string,
   contractId: string,
   signal?: AbortSignal,
 ): Promise<ContractPermit | undefined> {
-  for (const row of await rt.contractPermits.of(participantId, assetId || undefined))
+  for (const row of await rt.contractPermits.of(participantId))
     if ((await agreementOf(rt, row, signal)) === contractId) return row;
   return undefined;
 }
@@ -269,8 +269,7 @@ export async function pullTransferData(
     throw transferUnread(e);
   }
   const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
-  const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
-  const contract = await permitOfContract(rt, participantId, assetId, contractId);
+  const contract = await permitOfContract(rt, participantId, contractId);
   if (!contract) {
     const target = `${participantId}: ${transferId} (contract ${contractId})`;
     await record(rt, { action: "transfer.pull", actor, target, outcome: "refused: no data permit" });

@@ -509,14 +509,17 @@ describe("data leaves only as its permit allows", () => {
     // reason (issue 37), and no new transfer starts under it
     const ended = await send("researcher", `/api/transfers/${open!.transferId}?participantId=pharmaco`);
     expect(ended.body).toMatchObject({ state: "TERMINATED", errorDetail: "Breach of the permit conditions" });
-    const again = await send("researcher", "/api/transfers", {
-      participantId: "pharmaco",
-      contractId: open!.contractId,
-      counterPartyAddress: open!.address,
-      assetId: open!.assetId,
-    });
-    expect(again.status).toBe(403);
-    expect(again.body.error).toBe(`Data permit ${permitId} is REVOKED: no further data leaves under it`);
+    // the contract is found by its agreement, whatever asset the request names (none, or another)
+    for (const assetId of [open!.assetId, "", "another-asset"]) {
+      const again = await send("researcher", "/api/transfers", {
+        participantId: "pharmaco",
+        contractId: open!.contractId,
+        counterPartyAddress: open!.address,
+        assetId,
+      });
+      expect(again.status, assetId).toBe(403);
+      expect(again.body.error).toBe(`Data permit ${permitId} is REVOKED: no further data leaves under it`);
+    }
     // the graph bridge releases no more records under the revoked permit
     const records = await bridgeCode("diabetes-records");
     const bridged = await fetch(bridgeUrl("diabetes-records"), {
