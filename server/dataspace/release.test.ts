@@ -78,3 +78,52 @@ describe("release: what leaves under a permit", () => {
     expect(reasons(aggregated(before) as Report)).toEqual(reasons(report));
   });
 });
+
+describe("release: counts of records about few patients", () => {
+  // six patients with one A each; one of them with six readings of B: six records, one patient
+  const bundle = {
+    resourceType: "Bundle",
+    entry: [
+      ...Array.from({ length: 6 }, (_, i) => [
+        { resource: { resourceType: "Patient", id: `p-${i}` } },
+        { resource: { resourceType: "Observation", id: `a-${i}`, patientId: `p-${i}`, code: "A" } },
+      ]).flat(),
+      ...Array.from({ length: 6 }, (_, i) => ({
+        resource: {
+          resourceType: "Observation",
+          id: `b-${i}`,
+          subject: { reference: "Patient/p-0" },
+          code: "B",
+        },
+      })),
+    ],
+  };
+  type Report = {
+    groups: {
+      total: { count: number | null };
+      byCode: { key: string; count: number | null; reason?: string }[];
+    }[];
+  };
+
+  it("withholds a code's count of k or more records about fewer than k patients, and keeps it from being recomputed", () => {
+    const { groups } = aggregated(bundle) as Report;
+    const [observations] = groups;
+    const b = observations.byCode.find((c) => c.key === "B")!;
+    expect(b).toMatchObject({ count: null, reason: "small-count" });
+    // not the total less what is shown
+    const shown = observations.byCode.reduce((a, c) => a + (c.count ?? 0), 0);
+    expect(observations.total.count === null || observations.total.count - shown !== 6).toBe(true);
+  });
+
+  it("withholds a resource type's total about fewer than k patients", () => {
+    const few = {
+      resourceType: "Bundle",
+      entry: bundle.entry.filter(
+        (e) => e.resource.resourceType === "Patient" || e.resource.id.startsWith("b-"),
+      ),
+    };
+    const { groups } = aggregated(few) as Report;
+    expect(groups[0].total.count).toBeNull();
+    expect(groups[0].byCode.map((c) => c.count)).toEqual([null]);
+  });
+});

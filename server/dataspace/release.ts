@@ -124,15 +124,26 @@ const codeOf = (r: Json): string | undefined => {
   return undefined;
 };
 
+/** the patient a resource is about (its `patientId`, else its subject's or patient's reference); one for all without */
+const personOf = (r: Json): string => {
+  if (typeof r.patientId === "string") return r.patientId;
+  for (const ref of [r.subject, r.patient]) {
+    const s = isObject(ref) ? ref.reference : ref;
+    if (typeof s === "string") return s.replace(/^Patient\//, "");
+  }
+  return "";
+};
+
 /**
  * The records as counts: patients, and per resource type and code the number of resources, each
- * published by the k rule (a count from 1 to k−1 is suppressed, and complementary cells with it).
+ * published by the k rule (a count from 1 to k−1 is suppressed, and complementary cells with it), and
+ * a count of resources about fewer than k patients is suppressed as such a count is.
  */
 export function aggregated(data: unknown, k = MIN_K): Json {
   const released = releasedReport.safeParse(data);
   if (released.success) return rechecked(released.data, k);
   const resources = resourcesOf(data);
-  const byType = new Map<string, Map<string, number>>();
+  const byType = new Map<string, Map<string, { value: number; persons: Set<string> }>>();
   let patients = 0;
   for (const r of resources) {
     const type = typeof r.resourceType === "string" ? r.resourceType : "Resource";
@@ -140,15 +151,29 @@ export function aggregated(data: unknown, k = MIN_K): Json {
       patients++;
       continue;
     }
-    const codes = byType.get(type) ?? new Map<string, number>();
+    const codes = byType.get(type) ?? new Map<string, { value: number; persons: Set<string> }>();
     const code = codeOf(r) ?? "unspecified";
-    codes.set(code, (codes.get(code) ?? 0) + 1);
+    const cell = codes.get(code) ?? { value: 0, persons: new Set<string>() };
+    cell.value++;
+    cell.persons.add(personOf(r));
+    codes.set(code, cell);
     byType.set(type, codes);
   }
+  // a count of fewer than k patients' resources is suppressed whatever its number, and never recomputed
+  const fewPersons = (persons: Set<string>) => isSmall(persons.size, k);
   const groups: { type: string; node: CountNode }[] = [...byType].map(([type, codes]) => {
-    const children: CountNode[] = [...codes].map(([code, value]) => ({ key: code, value }));
+    const cells = [...codes];
+    const children: CountNode[] = cells.map(([code, { value, persons }]) => ({
+      key: code,
+      value,
+      forceSuppress: fewPersons(persons),
+    }));
     const value = children.reduce((a, c) => a + c.value, 0);
-    return { type, node: protect({ key: type, value, groups: [children] }, k) };
+    const persons = new Set(cells.flatMap(([, c]) => [...c.persons]));
+    const node = protect({ key: type, value, forceSuppress: fewPersons(persons), groups: [children] }, k);
+    // protected as a guarded cell, published as what it is: a small count (of patients)
+    for (const c of [node, ...children]) if (c.reason === "differencing") c.reason = "below-k";
+    return { type, node };
   });
   const root = protect({ key: "patients", value: patients }, k);
   const cells = (n: CountNode): PublishedCount[] => (n.groups?.[0] ?? []).map((c) => published(c, k));

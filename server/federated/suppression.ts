@@ -78,7 +78,7 @@ export interface CountNode {
   value: number;
   /** never displayed, but derivable by subtraction; hidden nodes are leaves */
   hidden?: boolean;
-  /** suppress whatever the value (the differencing guard) */
+  /** suppress whatever the value (the differencing guard; a count of records of fewer than k patients) */
   forceSuppress?: boolean;
   /** each group is a complete partition of this node */
   groups?: CountNode[][];
