@@ -55,6 +55,7 @@ describe("window security", () => {
       redirect?: (url: string, prevent: () => void) => void;
       webview?: (prevent: () => void) => void;
       permission?: (p: string, cb: (g: boolean) => void) => void;
+      check?: (p: string) => boolean;
     } = {};
     const contents: GuardableContents = {
       setWindowOpenHandler: (f) => (h.open = f),
@@ -62,6 +63,7 @@ describe("window security", () => {
       onWillRedirect: (f) => (h.redirect = f),
       onWillAttachWebview: (f) => (h.webview = f),
       setPermissionRequestHandler: (f) => (h.permission = f),
+      setPermissionCheckHandler: (f) => (h.check = f),
     };
     return { h, contents };
   }
@@ -108,6 +110,14 @@ describe("window security", () => {
     let granted: boolean | undefined;
     h.permission!("media", (g) => (granted = g));
     expect(granted).toBe(false);
+    // Electron grants every permission check without a check handler, and most APIs ask only when a check fails
+    expect(["notifications", "clipboard-read", "hid", "serial", "usb"].map((p) => h.check?.(p))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -73,6 +73,8 @@ export function contentsAdapter(contents: WebContents): GuardableContents {
       contents.session.setPermissionRequestHandler((_contents, permission, callback) =>
         handler(permission, callback),
       ),
+    setPermissionCheckHandler: (handler) =>
+      contents.session.setPermissionCheckHandler((_contents, permission) => handler(permission)),
   };
 }
 

@@ -79,4 +79,5 @@ export interface GuardableContents {
   setPermissionRequestHandler(
     handler: (permission: string, callback: (granted: boolean) => void) => void,
   ): void;
+  setPermissionCheckHandler(handler: (permission: string) => boolean): void;
 }

@@ -6,7 +6,7 @@ import { externalDecision, navigationDecision, type GuardPolicy } from "./url-gu
  * on, node integration off, sandboxed renderer, web security on, one preload with the typed bridge,
  * no new windows (allow-listed https links open in the user's browser), navigation limited to
  * the app's origin, its identity provider and the desktop's own pages, no <webview>, and no
- * permission (camera, notifications, ...) granted to any page.
+ * permission (camera, notifications, ...) granted to any page, when asked or when checked.
  */
 
 export function webPreferences(preloadPath: string) {
@@ -52,4 +52,6 @@ export function hardenContents(
   contents.onWillRedirect(guard);
   contents.onWillAttachWebview((prevent) => prevent());
   contents.setPermissionRequestHandler((_permission, callback) => callback(false));
+  // without a check handler Electron grants every check, and most APIs only ask when a check fails
+  contents.setPermissionCheckHandler(() => false);
 }
