@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { ProbeResponse, ServerChild } from "./electron-api";
 import { officeDecision, probeHosted } from "./office-hours";
 import { dataDirFor, serverEnv, ServerStartError, startHubServer } from "./server-process";
@@ -86,6 +87,21 @@ describe("settings", () => {
     expect(parseHostedUrl("https://user:pw@hub.example.eu").ok).toBe(false);
     expect(parseHostedUrl("hub").ok).toBe(false);
     expect(parseHostedUrl("file:///etc/passwd").ok).toBe(false);
+  });
+});
+
+describe("the installed app", () => {
+  it("flips Electron's fuses: no plain Node, no NODE_OPTIONS or inspector, app.asar only, cookies encrypted", () => {
+    const yml = readFileSync("electron-builder.yml", "utf8");
+    const block = /^electronFuses:\n((?: {2}\w+: \w+\n)+)/m.exec(yml)?.[1] ?? "";
+    const fuses = Object.fromEntries([...block.matchAll(/(\w+): (\w+)/g)].map(([, k, v]) => [k, v]));
+    expect(fuses).toEqual({
+      runAsNode: "false",
+      enableNodeOptionsEnvironmentVariable: "false",
+      enableNodeCliInspectArguments: "false",
+      onlyLoadAppFromAsar: "true",
+      enableCookieEncryption: "true",
+    });
   });
 });
 
