@@ -50,21 +50,17 @@ export function shownInPlace<T>(outcome: T, status: number | undefined): InPlace
 /** clientError as a form's outcome (the governance pages' `Outcome`) */
 export const failure = (e: unknown) => ({ ok: false as const, message: clientError(e).message });
 
+/** A resource route's failure: an ApiError as `{ error }` with its status, anything else rethrown. */
+export function errorJson(e: unknown): Response {
+  if (!isApiError(e)) throw e;
+  return Response.json({ error: e.message }, { status: e.status, headers: { "Cache-Control": "no-store" } });
+}
+
 /** A resource route's JSON answer; ApiErrors keep their status and message, anything else is rethrown. */
 export function jsonOrError(run: () => Promise<{ body: unknown; setCookie?: string[] }>): Promise<Response> {
-  return run().then(
-    ({ body, setCookie }) => {
-      const headers = new Headers({ "Cache-Control": "no-store" });
-      for (const c of setCookie ?? []) headers.append("Set-Cookie", c);
-      return Response.json(body, { headers });
-    },
-    (e: unknown) => {
-      if (isApiError(e))
-        return Response.json(
-          { error: e.message },
-          { status: e.status, headers: { "Cache-Control": "no-store" } },
-        );
-      throw e;
-    },
-  );
+  return run().then(({ body, setCookie }) => {
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    for (const c of setCookie ?? []) headers.append("Set-Cookie", c);
+    return Response.json(body, { headers });
+  }, errorJson);
 }

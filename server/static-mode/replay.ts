@@ -96,10 +96,8 @@ function replayService(name: string, entry: ServiceEntry<unknown>, state: Static
         const m = methods[prop];
         let fn: (...args: unknown[]) => unknown;
         if (m?.kind === "write") {
-          // thrown at once: right for synchronous methods, and `await` turns it into the same rejection
-          fn = () => {
-            throw new ApiError(403, DEMO_WRITE_MESSAGE);
-          };
+          // a rejection, as every write is async live: a caller's `.catch` (not only `await`) sees it
+          fn = () => Promise.reject(new ApiError(403, DEMO_WRITE_MESSAGE));
         } else {
           fn = (...callArgs: unknown[]) => {
             const args = m?.key ? m.key(callArgs) : callArgs;

@@ -21,6 +21,9 @@ import {
 import { PERSONAS } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
 import { SESSION_COOKIE } from "../auth/sessions";
+import * as walletStatus from "../../app/routes/auth.wallet.status/route";
+import * as walletRequest from "../../app/routes/auth.wallet.request.$requestId/route";
+import * as walletResponse from "../../app/routes/auth.wallet.response/route";
 
 const clinic = personaSessionUser(PERSONAS.find((p) => p.username === "clinic")!);
 
@@ -209,6 +212,31 @@ describe("record and replay", () => {
       (e: unknown) => e,
     );
     expect(isApiError(err) && [err.status, err.message]).toEqual([403, DEMO_WRITE_MESSAGE]);
+  });
+
+  it("answers the wallet's endpoints with the demonstration notice as JSON (403), never a 500", async () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }));
+    const args = (url: string, method = "GET", params = {}) =>
+      ({
+        request: new Request(url, {
+          method,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          ...(method === "POST" ? { body: "state=s&vp_token=t" } : {}),
+        }),
+        context: { services },
+        params,
+      }) as never;
+    const answers = await Promise.all(
+      [
+        () => walletStatus.loader(args("http://h/auth/wallet/status?sid=x")),
+        () => walletRequest.loader(args("http://h/auth/wallet/request/r", "GET", { requestId: "r" })),
+        () => walletResponse.action(args("http://h/auth/wallet/response", "POST")),
+      ].map(async (run) => {
+        const r = await (async () => run())().catch((e: unknown) => e);
+        return r instanceof Response ? [r.status, await r.json()] : String(r);
+      }),
+    );
+    expect(answers).toEqual(Array(3).fill([403, { error: DEMO_WRITE_MESSAGE }]));
   });
 
   it("says which service static mode does not know", () => {
