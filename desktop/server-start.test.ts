@@ -66,6 +66,13 @@ describe("the desktop's server", () => {
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('data-testid="landing"');
     expect(await (await fetch(`${s.url}/auth/signin`)).text()).toContain('data-testid="persona-chooser"');
+    // any request, from anyone who reaches the port, is answered and the server stays up
+    const bridge = await fetch(`${s.url}/internal/graph-bridge/assets/x`).catch((e: unknown) => e);
+    expect(bridge instanceof Response && [bridge.status, await bridge.json()]).toEqual([
+      404,
+      { error: "The offline demo does not include this." },
+    ]);
+    expect((await fetch(`${s.url}/`)).status).toBe(200);
     await s.stop();
     await expect(fetch(`${s.url}/`)).rejects.toThrow();
   }, 120_000);

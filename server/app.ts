@@ -177,8 +177,15 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
 
   /** the graph bridge, server to server: a provider data plane reads an asset's data (server/dataspace/graph-bridge.ts) */
   const answerBridge = (req: IncomingMessage, res: ServerResponse) =>
-    void services.dataspace
-      .answerGraphBridge({ method: req.method ?? "", url: req.url ?? "/", headers: req.headers })
+    void Promise.resolve()
+      // inside the chain: a throw at once (static mode's replay of a call never recorded) is answered, not a crash
+      .then(() =>
+        services.dataspace.answerGraphBridge({
+          method: req.method ?? "",
+          url: req.url ?? "/",
+          headers: req.headers,
+        }),
+      )
       .then(async ({ status, body, anonymous }) => {
         if (anonymous)
           await services.accessLog
