@@ -166,6 +166,16 @@ describe("record and replay", () => {
     ]);
   });
 
+  // 250,000 requests of unrecorded addresses (GET /internal/graph-bridge/assets/<n>) ran the server out of memory
+  it("keeps a bounded account of the misses, however many addresses visitors make up", () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (let i = 0; i < 12_000; i++)
+      expect(() => services.catalogue.get(`made-up-${i}`)).toThrow(FixtureMissingError);
+    quiet.mockRestore();
+    expect(staticStateOf(services)?.misses.length).toBe(10_000);
+  });
+
   // security review 30 Nov: /as/clinic/catalogue/nope, /as/clinic/patients/zzz answered 500
   it("makes every page's read of what the fixtures lack the page's 404, in plain words, never a 500", async () => {
     const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
