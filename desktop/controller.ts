@@ -123,9 +123,19 @@ export class DesktopController {
     const kind = serverKindOf(mode);
     if (this.server && this.serverKind === kind) return this.server;
     await this.stopServer();
-    this.server = await this.deps.startServer(mode);
+    const server = await this.deps.startServer(mode);
+    this.server = server;
     this.serverKind = kind;
-    return this.server;
+    // stopped by itself: its port is no longer ours (another program may take it), so nothing trusts or shows it
+    server.onExit((code) => {
+      if (this.server !== server) return; // stopped on purpose
+      void this.stopServer();
+      if (this.state.mode === "connected") return; // the window shows the hosted stack
+      const message = `The ${mode} server stopped (exit code ${code ?? "none"})`;
+      this.set({ status: "failed", message });
+      void this.serial(() => this.deps.window.loadPage("notice", { kind: "failed", mode, message }));
+    });
+    return server;
   }
 
   private async stopServer() {

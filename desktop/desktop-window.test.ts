@@ -236,6 +236,8 @@ describe("the controller", () => {
     const stopped: Mode[] = [];
     let port = 50000;
     const probes: string[] = [];
+    /** each started server's exit, as if its process stopped by itself */
+    const exits: ((code: number | null) => void)[] = [];
     const c = new DesktopController({
       window,
       settings,
@@ -245,14 +247,20 @@ describe("the controller", () => {
           throw new ServerStartError("The local server stopped before it was ready (exit code 1)", []);
         started.push(mode);
         const p = ++port;
-        return { url: `http://127.0.0.1:${p}`, port: p, mode, stop: async () => void stopped.push(mode) };
+        const onExit: ((code: number | null) => void)[] = [];
+        exits.push((code) => onExit.forEach((l) => l(code)));
+        const stop = async () => {
+          stopped.push(mode);
+          onExit.forEach((l) => l(null));
+        };
+        return { url: `http://127.0.0.1:${p}`, port: p, mode, stop, onExit: (l) => void onExit.push(l) };
       },
       probe: async (u) => {
         probes.push(u);
         return opts.probe ?? { state: "open" };
       },
     });
-    return { c, shown, settings, started, stopped, probes };
+    return { c, shown, settings, started, stopped, probes, exits };
   }
 
   it("shows the first-run screen on the first start", async () => {
@@ -329,6 +337,22 @@ describe("the controller", () => {
     expect(stopped).toEqual(["offline"]);
     await c.quit();
     expect(stopped).toEqual(["offline", "local"]);
+  });
+
+  it("forgets a server that stopped by itself: its port is no longer trusted or shown, the notice says so", async () => {
+    const { c, shown, exits } = setup();
+    await c.switchMode({ mode: "offline" });
+    await c.switchMode({ mode: "local" }); // the offline demo's server, stopped on purpose: no notice
+    expect(shown.at(-1)).toEqual({ url: "http://127.0.0.1:50002/" });
+    exits[1](1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.localOrigin()).toBeNull();
+    expect(c.guardPolicy().appOrigins).toEqual([]);
+    expect(c.state).toMatchObject({ status: "failed", message: "The local server stopped (exit code 1)" });
+    expect(shown.at(-1)).toEqual({
+      page: "notice",
+      query: { kind: "failed", mode: "local", message: "The local server stopped (exit code 1)" },
+    });
   });
 
   it("refuses a bad hosted address without starting anything", async () => {

@@ -84,6 +84,8 @@ export interface RunningHubServer {
   port: number;
   mode: Mode;
   stop(): Promise<void>;
+  /** the process ended (after stop(), or by itself) */
+  onExit(listener: (code: number | null) => void): void;
 }
 
 interface ReadyMessage {
@@ -205,5 +207,5 @@ async function startOnce(deps: StartDeps, opts: StartOptions): Promise<RunningHu
     if (exited) exitWaiters.splice(0).forEach((w) => w());
   });
 
-  return { url: ready.url, port: ready.port, mode: opts.mode, stop };
+  return { url: ready.url, port: ready.port, mode: opts.mode, stop, onExit: (l) => child.onExit(l) };
 }
