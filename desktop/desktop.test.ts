@@ -119,8 +119,9 @@ describe("the server's environment", () => {
         HOST: "127.0.0.1",
         PORT: "41234",
         PUBLIC_URL: "http://127.0.0.1:41234",
-        NODE_ENV: "development",
       });
+      // unset: development (the embedded identity provider refuses production) without error details
+      expect(env.NODE_ENV).toBeUndefined();
       expect(env.DATA_DIR.startsWith(paths.userData)).toBe(true);
     }
     expect(dataDirFor("local", paths.userData)).not.toBe(dataDirFor("offline", paths.userData));

@@ -44,7 +44,8 @@ export function dataDirFor(mode: Mode, userData: string): string {
  * The server's environment in each mode. The offline demo (and the stand-by of "connected",
  * which shows the hosted stack in the window and keeps the demo ready here) is static mode: no
  * network, no identity provider, fixtures only. Local is the live server with the embedded
- * defaults. NODE_ENV stays development: the embedded identity provider refuses production.
+ * defaults. NODE_ENV stays unset: development (the embedded identity provider refuses production)
+ * without stack traces and server paths in error answers, which only NODE_ENV=development set gives.
  */
 export function serverEnv(
   mode: Mode,
@@ -55,7 +56,6 @@ export function serverEnv(
   const env: Record<string, string> = {};
   for (const k of INHERITED) if (inherit[k]) env[k] = inherit[k]!;
   Object.assign(env, {
-    NODE_ENV: "development",
     HOST: "127.0.0.1",
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,

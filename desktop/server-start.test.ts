@@ -73,6 +73,13 @@ describe("the desktop's server", () => {
       { error: "The offline demo does not include this." },
     ]);
     expect((await fetch(`${s.url}/`)).status).toBe(200);
+    // a failure answers without the server's stack trace and paths (NODE_ENV=development set explicitly)
+    const failed = await fetch(`${s.url}/as/clinic/catalogue/new`, {
+      method: "POST",
+      headers: { Origin: s.url },
+    });
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(await failed.text()).not.toContain(appRoot);
     await s.stop();
     await expect(fetch(`${s.url}/`)).rejects.toThrow();
   }, 120_000);
