@@ -18,6 +18,7 @@ import {
   toWebRequest,
 } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
+import { FORM_REQUIRED, isUnreadableForm } from "./http/body";
 import { refuseMethod, refuseTooMany, SERVED_METHODS } from "./http/methods";
 import { clientAddress, rateLimitOf } from "./http/rate-limits";
 import { createRateLimits } from "./storage/rate-limits";
@@ -65,6 +66,8 @@ function defaultRemixBuild(): string {
 
 /** paths the office-hours gate lets through */
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
+/** posts that are not a page's form: the wallet's direct_post and the provider's back-channel logout */
+const OWN_BODIES = new Set(["/auth/wallet/response", "/auth/backchannel-logout"]);
 
 /** `/idp` and below it, as express's `app.use("/idp")` matched (not `/idpx`) */
 const isUnder = (pathname: string, mount: string) => pathname === mount || pathname.startsWith(`${mount}/`);
@@ -152,11 +155,9 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const serveNonApi = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = requestPath(req.url ?? "/");
     const nonce = pageHeaders(req, res);
+    const head = nodeRequestHead(req, config.publicUrl + req.url);
     // the same check as the API's (Origin, else Sec-Fetch-Site, else a foreign Referer), read from Node's headers
-    if (
-      !pathname.startsWith("/idp") &&
-      isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins)
-    )
+    if (!pathname.startsWith("/idp") && isCrossSiteRequest(head, ownOrigins))
       return sendText(res, 403, "Cross-origin request refused");
     if (!STATIC_PREFIXES.some((p) => pathname.startsWith(p))) {
       const status = services.officeHours.status(new Date());
@@ -167,6 +168,9 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     if (isUnder(pathname, ASSETS_PATH)) return files.assets(req, res);
     if (pathname === "/favicon.ico" && (req.method === "GET" || req.method === "HEAD"))
       return files.favicon(req, res);
+    // a page's action reads a form; the wallet's and the provider's posts answer their protocols' errors themselves
+    if (req.method !== "GET" && req.method !== "HEAD" && !OWN_BODIES.has(pathname) && isUnreadableForm(head))
+      return void sendWebResponse(res, json({ error: FORM_REQUIRED }, 415));
     if (answerReferencePage(req, res, nonce)) return;
     if (personaPages?.(req, res)) return;
     const answer = () => answerWithRemix(handleRemix, req, res, { services, contentSecurityPolicy });

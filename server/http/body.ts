@@ -41,6 +41,15 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 export type BodyKind = "json" | "json-or-form";
 
+const PAGE_FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
+export const FORM_REQUIRED = "Content-Type must be application/x-www-form-urlencoded or multipart/form-data";
+
+/** a page's post with a body its action cannot read as a form (server/app.ts answers 415 before it runs) */
+export function isUnreadableForm(request: RequestHead): boolean {
+  if (request.headers.get("transfer-encoding") === null && declaredLength(request) === 0) return false;
+  return !PAGE_FORM_TYPE.test((request.headers.get("content-type") ?? "").trim());
+}
+
 /**
  * 413 when the body is over the limit; 415 when a non-empty body is not of an accepted type
  * (JSON, or for the sign-in routes also a form); 400 when a JSON body does not parse, is not an

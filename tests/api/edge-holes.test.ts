@@ -99,6 +99,37 @@ describe("sign-in", () => {
     );
   });
 
+  it("answers a page's post whose body is not a form with 415 JSON before its action runs, changing nothing", async () => {
+    const clinic = as.get("clinic")!;
+    const catalogue = async () => (await (await clinic.api("/api/catalog")).json()).length;
+    const before = await catalogue();
+    for (const [type, body] of [
+      ["application/json", JSON.stringify({ title: "Injected" })],
+      ["text/plain", "title=Injected"],
+      [undefined, "title=Injected"],
+    ] as const) {
+      const r = await clinic.api("/catalogue/new", {
+        method: "POST",
+        headers: type ? { "content-type": type } : {},
+        body: type ? body : new Blob([body]),
+      });
+      expect(r.status, String(type)).toBe(415);
+      expect(await r.json()).toEqual({
+        error: "Content-Type must be application/x-www-form-urlencoded or multipart/form-data",
+      });
+    }
+    expect(await catalogue()).toBe(before);
+    // a form, and a post without a body, still reach the action
+    const form = await clinic.api("/catalogue/new", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "title=",
+    });
+    expect(form.status).not.toBe(415);
+    const lmc = await signIn(server.url, "lmc");
+    expect((await lmc.api("/auth/logout", { method: "POST" })).status).not.toBe(415);
+  });
+
   it("leaves no state cookie (state and PKCE verifier) behind once it has completed", async () => {
     const signed = await signIn(server.url, "lmc");
     expect(signed.cookie).toContain("app-auth.session-token=");
