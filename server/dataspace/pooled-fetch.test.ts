@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPooledFetch } from "./pooled-fetch";
+import { z } from "zod";
+import { cappedText, createPooledFetch, UPSTREAM_MAX_BYTES } from "./pooled-fetch";
+import { createUpstreamHttp } from "./upstream-http";
 
 /**
  * The upstream pool against a real HTTP server that closes a kept-alive connection as the next
@@ -85,5 +87,46 @@ describe("createPooledFetch", () => {
     });
     await expect(pool.fetch(`${up.url}/c`)).rejects.toMatchObject({ code: expect.any(String) });
     expect(up.seen).toEqual(["GET /a", "GET /c", "GET /c"]);
+  });
+});
+
+/** an upstream whose answer is 1 MB more than UPSTREAM_MAX_BYTES, with or without its length */
+async function serveTooMuch(sized: boolean): Promise<string> {
+  const chunk = Buffer.alloc(1024 * 1024, " ");
+  const total = UPSTREAM_MAX_BYTES + chunk.length;
+  server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", ...(sized ? { "content-length": total } : {}) });
+    const more = (sent: number): void => {
+      if (sent >= total || res.destroyed) return void res.end();
+      if (res.write(chunk)) more(sent + chunk.length);
+      else res.once("drain", () => more(sent + chunk.length));
+    };
+    res.write("[");
+    more(1);
+  });
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe.each([
+  ["with its length", true],
+  ["chunked, without one", false],
+])("an upstream that answers more than UPSTREAM_MAX_BYTES, %s", (_, sized) => {
+  it("is refused as an invalid answer by the pool, not read into the heap", async () => {
+    pool = createPooledFetch();
+    const http = createUpstreamHttp({
+      name: "connector",
+      baseUrl: await serveTooMuch(sized),
+      timeoutMs: 10_000,
+      fetch: pool.fetch,
+    });
+    const failure = await http.request("GET", "/", { schema: z.unknown() }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ failure: "invalid-response" });
+    expect(String(failure)).toContain("more than an answer may hold");
+  });
+
+  it("is refused by cappedText (an answer of fetch)", async () => {
+    const res = await fetch(await serveTooMuch(sized));
+    await expect(cappedText(res)).rejects.toMatchObject({ code: "UND_ERR_RES_EXCEEDED_MAX_SIZE" });
   });
 });

@@ -5,8 +5,38 @@ import { Agent, Client, request, type Dispatcher } from "undici";
  * `request`, which skips the WHATWG stream machinery of `fetch`; decision 0010). It answers a web `Response` with the whole body read, so the clients stay web-standard; redirects
  * are not followed (they answer as their 3xx status). One pool for all upstream clients (the agent
  * keeps one per origin), closed with the dataspace. A GET or HEAD whose kept-alive connection is closed
- * under it before any answer is sent once more (pooled-fetch.test.ts).
+ * under it before any answer is sent once more (pooled-fetch.test.ts). An answer of more than
+ * `UPSTREAM_MAX_BYTES` is cut off unread (`UND_ERR_RES_EXCEEDED_MAX_SIZE`): no upstream fills the heap.
  */
+
+/** the largest answer read from an upstream */
+export const UPSTREAM_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of an answer read by `fetch` (not from the pool), refused past `UPSTREAM_MAX_BYTES` with the
+ * pool's error code: its length said so, or as many bytes came in.
+ */
+export async function cappedText(res: Response): Promise<string> {
+  const tooLarge = () =>
+    Object.assign(new Error("the answer is larger than an upstream answer may be"), {
+      code: "UND_ERR_RES_EXCEEDED_MAX_SIZE",
+    });
+  if (Number(res.headers.get("content-length")) > UPSTREAM_MAX_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
+    chunks.push(r.value);
+    if ((size += r.value.length) > UPSTREAM_MAX_BYTES) {
+      await reader!.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /** methods that change nothing upstream: sent again when their connection was closed under them */
 const RESENDABLE = new Set(["GET", "HEAD"]);
@@ -26,6 +56,7 @@ export function createPooledFetch(
     connections: options.connections ?? 32,
     keepAliveTimeout: 4_000,
     pipelining: 1,
+    maxResponseSize: UPSTREAM_MAX_BYTES,
     ...(connect ? { connect } : {}),
   });
   const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
@@ -61,7 +92,11 @@ export function createPooledFetch(
       // same signal, on a connection of its own — the pool may hold more connections closed by the same
       // restart; a write is never sent twice
       if (!RESENDABLE.has(method) || init.signal?.aborted || !CLOSED_UNDER.has(codeOf(e))) throw e;
-      once = new Client(new URL(url).origin, { pipelining: 1, ...(connect ? { connect } : {}) });
+      once = new Client(new URL(url).origin, {
+        pipelining: 1,
+        maxResponseSize: UPSTREAM_MAX_BYTES,
+        ...(connect ? { connect } : {}),
+      });
       try {
         res = await send(once);
       } catch (again) {

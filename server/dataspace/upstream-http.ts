@@ -232,6 +232,16 @@ export function transportError(
       cause: e,
     });
   }
+  if (err?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")
+    return new UpstreamError(
+      name,
+      "invalid-response",
+      `${name} answered more than an answer may hold`,
+      undefined,
+      {
+        cause: e,
+      },
+    );
   // fetch wraps the socket error in `cause`; undici's request (pooled-fetch.ts) throws it with its `code`
   const code = err?.cause?.code ?? err?.code ?? err?.cause?.message ?? err?.message ?? "network error";
   return new UpstreamError(name, "unreachable", `${name} is unreachable (${code})`, undefined, { cause: e });

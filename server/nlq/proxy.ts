@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { LAYER_LABELS } from "../graph";
+import { cappedText } from "../dataspace";
 import type { Template } from "./templates";
 
 export class ProxyError extends Error {
@@ -79,7 +80,11 @@ export async function askProxy(url: string, question: string, templates: Templat
       timedOut(e) ? `no answer within ${timeoutMs} ms` : `could not be reached (${(e as Error).message})`,
     );
   }
-  const text = await res.text().catch(() => "");
+  const text = await cappedText(res).catch((e: unknown) => {
+    if ((e as { code?: string }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")
+      throw new ProxyError("answered more than an answer may hold");
+    return "";
+  });
   if (!res.ok) throw new ProxyError(`answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}`);
   let body: unknown;
   try {

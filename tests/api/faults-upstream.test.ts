@@ -13,7 +13,8 @@ import { signIn, type Signed } from "../support/signin";
  * tenant manager, issuer, identity hub and language back end (NLQ_PROXY_URL) are all reached
  * through a fault proxy (tests/support/fault-proxy.ts) in front of the real embedded dataspace and
  * a language back-end double. For every route that calls an upstream and every fault (connection
- * refused, 500, garbage JSON, slower than UPSTREAM_TIMEOUT_MS, connection cut mid-body): the answer
+ * refused, 500, garbage JSON, slower than UPSTREAM_TIMEOUT_MS, connection cut mid-body, no answer, a
+ * body that stalls or drips, 100 MB, a redirect to itself): the answer
  * is JSON, the spec's fallback (200) or a 4xx/502/503, never a 500, within the time-out plus one
  * second; and after recovery the same call answers as it did before the fault.
  *
@@ -22,7 +23,18 @@ import { signIn, type Signed } from "../support/signin";
 
 const TIMEOUT_MS = 800;
 const BUDGET_MS = TIMEOUT_MS + 1000;
-const FAULTS: FaultMode[] = ["refused", "500", "garbage", "slow", "cut"];
+const FAULTS: FaultMode[] = [
+  "refused",
+  "500",
+  "garbage",
+  "slow",
+  "cut",
+  "hang",
+  "stall",
+  "drip",
+  "huge",
+  "redirect",
+];
 
 let local: LocalDataspace;
 let localDir: string;
@@ -151,12 +163,19 @@ const CALLS: Call[] = [
 
 async function call(c: Call): Promise<{ status: number; ms: number; json: boolean; body: string }> {
   const t0 = performance.now();
-  const res = await admin.api(c.path, {
-    method: c.method,
-    ...(c.body ? { headers: { "content-type": "application/json" }, body: JSON.stringify(c.body()) } : {}),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const body = await res.text();
+  let res: Response;
+  let body: string;
+  try {
+    res = await admin.api(c.path, {
+      method: c.method,
+      ...(c.body ? { headers: { "content-type": "application/json" }, body: JSON.stringify(c.body()) } : {}),
+      signal: AbortSignal.timeout(15_000),
+    });
+    body = await res.text();
+  } catch (e) {
+    // no answer at all: a row of the table, not the end of the run
+    return { status: 0, ms: performance.now() - t0, json: false, body: String(e) };
+  }
   const ms = performance.now() - t0;
   const json = res.status === 204 || /^application\/json/.test(res.headers.get("content-type") ?? "");
   return { status: res.status, ms, json, body: body.slice(0, 160) };

@@ -15,10 +15,28 @@ import type { AddressInfo, Socket } from "node:net";
  *   `slowMs`: the caller gives up while the upstream has done the work
  * - "reset": the connection is destroyed as soon as the request arrives (a per-path stand-in for
  *   "refused": only the whole listener can refuse connections)
+ * - "hang": accepts the request and never answers
+ * - "stall": 200 headers and the first bytes of the body, then nothing
+ * - "drip": 200 whose JSON body comes one byte every 100 ms (slowloris from the upstream's side)
+ * - "huge": 200 `application/json` of 100 MB (a valid JSON array)
+ * - "redirect": 302 to the same address
  *
  * `setMode(mode, only)` limits the fault to the requests `only` selects; the others are forwarded.
  */
-export type FaultMode = "ok" | "refused" | "500" | "garbage" | "slow" | "cut" | "late" | "reset";
+export type FaultMode =
+  | "ok"
+  | "refused"
+  | "500"
+  | "garbage"
+  | "slow"
+  | "cut"
+  | "late"
+  | "reset"
+  | "hang"
+  | "stall"
+  | "drip"
+  | "huge"
+  | "redirect";
 /** which requests a fault applies to (method, path with query) */
 export type FaultFilter = (method: string, path: string) => boolean;
 
@@ -35,6 +53,10 @@ export interface FaultProxy {
   setRoute(prefix: string, origin: string): void;
   close(): Promise<void>;
 }
+
+/** 100 MB of a JSON array of objects, made at the first "huge" answer */
+let huge: Buffer | undefined;
+const hugeBody = () => (huge ??= Buffer.from(`[${'{"@id":"x","name":"huge"},'.repeat(4_000_000)}{}]`));
 
 export async function startFaultProxy(opts: {
   /** path prefix → upstream origin (the prefix is kept); "" is the default */
@@ -135,6 +157,30 @@ export async function startFaultProxy(opts: {
         return;
       case "reset":
         req.socket.destroy();
+        return;
+      case "hang":
+        return;
+      case "stall":
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("[");
+        return;
+      case "drip": {
+        res.writeHead(200, { "content-type": "application/json" });
+        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(" ")), 100);
+        timers.add(t);
+        return;
+      }
+      case "huge": {
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": String(hugeBody().length),
+        });
+        res.end(hugeBody());
+        return;
+      }
+      case "redirect":
+        res.writeHead(302, { location: req.url ?? "/" });
+        res.end();
         return;
       case "cut":
         res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
