@@ -180,9 +180,10 @@ const keptCatalogs = /* @__PURE__ */ createKeptByInputs<Catalog>();
 
 /**
  * The provider's offer of the request's asset, from its catalogue as the consumer's connector fetches
- * it now: the rules offered (undefined when that fails or holds no such offer: the connector then
- * decides on the fixed `use` permission) and the asset's terms, read from the catalogue dataset (the
- * connector copies the asset's properties into it; none readable: the most restrictive terms).
+ * it now: the rules offered (undefined when the connector refuses the request or the catalogue holds
+ * no such offer: the connector then decides on the fixed `use` permission) and the asset's terms, read
+ * from the catalogue dataset (the connector copies the asset's properties into it; none readable: the
+ * most restrictive terms). A connector that fails to answer is the spec's 502, not a missing permit.
  */
 async function providerOffer(
   rt: DataspaceRuntime,
@@ -204,8 +205,9 @@ async function providerOffer(
       rules: offeredRules(catalog, req.assetId, req.offerId ?? req.policyId ?? ""),
       terms: termsOfAsset(dataset?.raw, req.assetId),
     };
-  } catch {
-    return none;
+  } catch (e) {
+    if (callerMistake(e, { notFound: "", invalid: "" })) return none;
+    throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
   }
 }
 
@@ -243,16 +245,17 @@ export async function startNegotiation(
   // one time-out for the whole write: the permit's context, the offer and the request share it, so a
   // slow connector answers 502 within UPSTREAM_TIMEOUT_MS, not once per call
   const deadline = operationDeadline(rt);
-  const offer = await providerOffer(rt, req, deadline);
+  let offer: Awaited<ReturnType<typeof providerOffer>> | undefined;
   let permit: PermitRef;
   try {
+    offer = await providerOffer(rt, req, deadline);
     permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms, deadline);
   } catch (e) {
     const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
     await record(rt, {
       action: "negotiation.start",
       actor,
-      target: `${req.participantId} -> ${to}: ${req.assetId} (no data permit)`,
+      target: `${req.participantId} -> ${to}: ${req.assetId} (${offer ? "no data permit" : "provider's catalogue not read"})`,
       outcome: "failure",
     });
     throw e;

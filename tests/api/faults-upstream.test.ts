@@ -200,6 +200,9 @@ describe("every upstream-calling route under every fault", () => {
         const r = await call(c);
         table[c.name][fault] = `${r.status} ${Math.round(r.ms)}ms`;
         if (r.status === 500 || r.status > 503) problems.push(`${c.name} [${fault}] → ${r.status} ${r.body}`);
+        // a connector that fails to answer is not a missing data permit
+        if (r.status === 403 && baseline.get(c.name) !== 403)
+          problems.push(`${c.name} [${fault}] → 403 ${r.body}`);
         if (!r.json) problems.push(`${c.name} [${fault}] not JSON: ${r.body}`);
         if (r.ms > BUDGET_MS) problems.push(`${c.name} [${fault}] took ${Math.round(r.ms)} ms`);
         await proxy.setMode("ok");
