@@ -98,7 +98,8 @@ export async function devicesAction(
           return aboutField(intent, "value", "Enter the measured value as a number.");
         const when = String(form.get("effective") ?? "");
         const effective = when ? new Date(`${when}:00Z`) : new Date();
-        if (Number.isNaN(effective.getTime()))
+        // a day the calendar lacks (2026-02-30T10:00) is no time: Date would roll it over to March
+        if (Number.isNaN(effective.getTime()) || !effective.toISOString().startsWith(when))
           return aboutField(intent, "effective", "The time of the measurement is not valid.");
         const created = await app.addObservations(principalOf(user), {
           resourceType: "Observation",
