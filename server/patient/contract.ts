@@ -4,6 +4,8 @@ import { created, fails, intQuery, NO_CONTENT, ok, requiredText } from "../http/
 
 export const PATIENT_LIST_DEFAULT = 100;
 export const PATIENT_LIST_MAX = 1000;
+/** the furthest a patient list starts (the store takes no offset past a 64-bit integer) */
+export const PATIENT_OFFSET_MAX = 10_000_000;
 
 /** The declarations of the patient routes (server/http/contract.ts). */
 
@@ -89,7 +91,7 @@ export const programme = z.object({
 
 export const patientListQuery = z.object({
   limit: intQuery("limit", 1, PATIENT_LIST_MAX, PATIENT_LIST_DEFAULT),
-  offset: intQuery("offset", 0, 10_000_000, 0),
+  offset: intQuery("offset", 0, PATIENT_OFFSET_MAX, 0),
 });
 export const consentBody = z.looseObject({
   patientId: requiredText(CONSENT),

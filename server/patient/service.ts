@@ -16,7 +16,7 @@ import type { patient, profile } from "./contract";
 export type Patient = z.infer<typeof patient>;
 export type PatientProfile = z.infer<typeof profile>;
 
-export { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./contract";
+export { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX, PATIENT_OFFSET_MAX } from "./contract";
 const PROFILE_ITEMS_MAX = 500;
 
 const str = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);

@@ -5,7 +5,7 @@ import { forbidden, requireUser } from "../../session.server";
 import { mayAny, PATIENT_LIST_ROLES } from "../access.server";
 
 /** for the list's loader, kept behind this `.server` module so the page's script does not take the patient service along (decision 0064) */
-export { PATIENT_LIST_MAX } from "../../../server/patient/service";
+export { PATIENT_LIST_MAX, PATIENT_OFFSET_MAX } from "../../../server/patient/service";
 
 /** the guard of the /patients views; a patient is sent to their own record instead of a 403 */
 export async function requirePatientStaff(request: Request, context: AppLoadContext): Promise<SessionUser> {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { PATIENT_LIST_MAX, requirePatientStaff } from "../../lib/patient/access.server";
+import { PATIENT_LIST_MAX, PATIENT_OFFSET_MAX, requirePatientStaff } from "../../lib/patient/access.server";
 import { organisationSlugOf } from "../../lib/access.server";
 import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const limit =
     Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, PATIENT_LIST_MAX) : PAGE_SIZES[0];
   const rawOffset = Number.parseInt(url.searchParams.get("offset") ?? "", 10);
-  const offset = Number.isFinite(rawOffset) && rawOffset > 0 ? rawOffset : 0;
+  const offset = Number.isFinite(rawOffset) && rawOffset > 0 ? Math.min(rawOffset, PATIENT_OFFSET_MAX) : 0;
   const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
   const holder = isAdmin ? undefined : organisationSlugOf(user);
 
