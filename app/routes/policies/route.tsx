@@ -9,7 +9,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { isAdmin, ownContext, requireActingIn } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
-import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf, notFoundPage } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
@@ -37,7 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const participantId = url.searchParams.get("participant") ?? own ?? participants[0]?.id ?? "";
   const canWrite = isAdmin(user) || participantId === own;
   const me = participants.find((p) => p.id === participantId);
-  const policies = participantId ? await s.list(participantId) : [];
+  // a participant the hub does not know (?participant=abc) is a missing page, not a failure
+  const policies = participantId ? await s.list(participantId).catch(notFoundPage) : [];
   const templates = s.templates(me?.did || undefined);
 
   // what the editor starts from: a template, a copy, an existing policy, or nothing
