@@ -206,7 +206,13 @@ const idString = z
 /** optional free text, no pattern, stored without its surrounding white space */
 const optionalText = (max: number) =>
   z.string().max(max).trim().optional().describe("surrounding white space is trimmed");
-const datasetIds = z.array(idString).min(1).max(20);
+/** each dataset once: a list naming one twice (`datasets=a&datasets=a`) is refused, not stored twice */
+const datasetIds = z
+  .array(idString)
+  .min(1)
+  .max(20)
+  .refine((ids) => new Set(ids).size === ids.length, "must name each dataset once")
+  .meta({ uniqueItems: true });
 const permitMonths = z
   .number()
   .int()

@@ -35,6 +35,8 @@ interface PageAction {
   /** a post that would be right, and its fields sent wrong one at a time (VARY) */
   valid?: Record<string, string>;
   vary?: string[];
+  /** a field of many values: the right post with its value twice (`datasets=a&datasets=a`) */
+  twice?: string;
 }
 
 const ACTIONS: PageAction[] = [
@@ -89,6 +91,16 @@ const ACTIONS: PageAction[] = [
       "title summary purpose datasets pseudonymised durationMonths informationRequestId answer applicationId reason question processingCompletedDate source".split(
         " ",
       ),
+    valid: {
+      intent: "apply",
+      title: "A study",
+      summary: "What it asks",
+      purpose: "scientificResearch",
+      datasets: "dataset-lmc-ehr",
+      durationMonths: "12",
+    },
+    vary: ["purpose", "datasets", "durationMonths"],
+    twice: "datasets",
   },
   {
     path: "/audit/retention",
@@ -270,6 +282,11 @@ function bodiesFor(a: PageAction, realRecord: boolean, acting: string): { never:
   for (const f of a.vary ?? [])
     for (const v of VARY)
       never.push({ kind: `${f}=${v.slice(0, 20)}`, body: rawForm(Object.entries({ ...a.valid, [f]: v })) });
+  if (a.twice && a.valid)
+    never.push({
+      kind: `${a.twice} twice`,
+      body: rawForm([...Object.entries(a.valid), [a.twice, a.valid[a.twice]]]),
+    });
   return { never, odd };
 }
 
