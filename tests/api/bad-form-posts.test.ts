@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
-import { watchStore, type StoreWatch } from "../support/store-watch";
+import { watchStore, type StoreWatch, VOLATILE } from "../support/store-watch";
 
 /**
  * Bad form posts to every page action, and odd query strings to the page loaders that read them: never a
@@ -13,12 +13,6 @@ import { watchStore, type StoreWatch } from "../support/store-watch";
 let server: TestServer;
 let watch: StoreWatch;
 const sessions = new Map<string, Signed>();
-const VOLATILE = (t: string) =>
-  t === "sessions" ||
-  t.startsWith("oidc") ||
-  t.includes("query_log") ||
-  t === "audit_entries" ||
-  t === "rate_limits";
 
 /** a page action: its path (`$id` is a record of the seed, or of nothing), who may post, its intents and fields */
 interface PageAction {

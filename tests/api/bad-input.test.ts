@@ -4,7 +4,7 @@ import { ROUTES } from "../../server/http/route-table";
 import { generateCases, PERSONAS_UNDER_TEST, type BadCase } from "../support/bad-input-cases";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
-import { watchStore, type StoreWatch } from "../support/store-watch";
+import { watchStore, type StoreWatch, VOLATILE } from "../support/store-watch";
 
 /**
  * Bad input, generated over the route table (tests/support/bad-input-cases.ts): every route, every
@@ -20,19 +20,6 @@ import { watchStore, type StoreWatch } from "../support/store-watch";
 let server: TestServer;
 let watch: StoreWatch;
 const sessions = new Map<string, Signed>();
-
-/**
- * Tables that change on reads by design: sessions (last seen), the federated query log. The audit
- * log is checked apart: a refused call may record its failed attempt (outcome "failure"), never a
- * success.
- */
-// rate_limits counts every attempt, refused ones too, by design (decision 0045)
-const VOLATILE = (t: string) =>
-  t === "sessions" ||
-  t.startsWith("oidc") ||
-  t.includes("query_log") ||
-  t === "audit_entries" ||
-  t === "rate_limits";
 
 beforeAll(async () => {
   server = await startTestServer();

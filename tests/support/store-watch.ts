@@ -16,6 +16,18 @@ export interface StoreWatch {
   stop(): void;
 }
 
+/**
+ * Tables that change on reads and refusals by design: sessions (last seen), the provider's grants, the
+ * federated query log, the audit log (a refused call may record its failed attempt: checked apart) and the
+ * rate limits, which count every attempt (decision 0045).
+ */
+export const VOLATILE = (t: string) =>
+  t === "sessions" ||
+  t.startsWith("oidc") ||
+  t.includes("query_log") ||
+  t === "audit_entries" ||
+  t === "rate_limits";
+
 export function watchStore(db: Db, ignore: (table: string) => boolean): StoreWatch {
   db.exec("CREATE TEMP TABLE IF NOT EXISTS hub_store_watch (seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL)");
   const tables = (
