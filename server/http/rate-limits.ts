@@ -50,7 +50,7 @@ export const isLoopback = (address: string | undefined) =>
 /**
  * The client a request is counted for: the peer's address, or, from a proxy on the loopback (the same
  * trust as for X-Forwarded-Host, server/http/remix-answer.ts), the address that proxy appended last to
- * X-Forwarded-For; an IPv6 client by its /64, however written (decision 0122).
+ * X-Forwarded-For; an IPv6 client by its /64, however written (decision 0120).
  */
 export function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? "unknown";
