@@ -41,13 +41,14 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 export type BodyKind = "json" | "json-or-form";
 
-const PAGE_FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
+const MULTIPART_TYPE = /^multipart\/form-data\s*(?:;|$)/i;
 export const FORM_REQUIRED = "Content-Type must be application/x-www-form-urlencoded or multipart/form-data";
 
 /** a page's post with a body its action cannot read as a form (server/app.ts answers 415 before it runs) */
 export function isUnreadableForm(request: RequestHead): boolean {
   if (request.headers.get("transfer-encoding") === null && declaredLength(request) === 0) return false;
-  return !PAGE_FORM_TYPE.test((request.headers.get("content-type") ?? "").trim());
+  const type = (request.headers.get("content-type") ?? "").trim();
+  return !FORM_TYPE.test(type) && !MULTIPART_TYPE.test(type);
 }
 
 /**
