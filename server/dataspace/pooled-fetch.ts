@@ -9,8 +9,9 @@ import { Agent, Client, request, type Dispatcher } from "undici";
  * `UPSTREAM_MAX_BYTES` is cut off unread (`UND_ERR_RES_EXCEEDED_MAX_SIZE`): no upstream fills the heap.
  */
 
-/** the largest answer read from an upstream */
+/** the largest answer read from an upstream, and the error code of one larger (undici's) */
 export const UPSTREAM_MAX_BYTES = 16 * 1024 * 1024;
+export const ANSWER_TOO_LARGE = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
 
 /**
  * The text of an answer read by `fetch` (not from the pool), refused past `UPSTREAM_MAX_BYTES` with the
@@ -19,7 +20,7 @@ export const UPSTREAM_MAX_BYTES = 16 * 1024 * 1024;
 export async function cappedText(res: Response): Promise<string> {
   const tooLarge = () =>
     Object.assign(new Error("the answer is larger than an upstream answer may be"), {
-      code: "UND_ERR_RES_EXCEEDED_MAX_SIZE",
+      code: ANSWER_TOO_LARGE,
     });
   if (Number(res.headers.get("content-length")) > UPSTREAM_MAX_BYTES) {
     await res.body?.cancel().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ANSWER_TOO_LARGE } from "./pooled-fetch";
 
 /**
  * The one way this module talks HTTP to an upstream (connector, tenant manager, issuer, identity
@@ -232,7 +233,7 @@ export function transportError(
       cause: e,
     });
   }
-  if (err?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")
+  if (err?.code === ANSWER_TOO_LARGE)
     return new UpstreamError(
       name,
       "invalid-response",

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { LAYER_LABELS } from "../graph";
-import { cappedText } from "../dataspace";
+import { ANSWER_TOO_LARGE, cappedText } from "../dataspace";
 import type { Template } from "./templates";
 
 export class ProxyError extends Error {
@@ -81,7 +81,7 @@ export async function askProxy(url: string, question: string, templates: Templat
     );
   }
   const text = await cappedText(res).catch((e: unknown) => {
-    if ((e as { code?: string }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")
+    if ((e as { code?: string }).code === ANSWER_TOO_LARGE)
       throw new ProxyError("answered more than an answer may hold");
     return "";
   });
