@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace-protocol";
-import { ctxKey, dspAddressOf, type LocalContext } from "./context";
+import { bearerAuthenticator } from "./auth";
+import { ctxKey, DSP_PATH, dspAddressOf, type LocalContext } from "./context";
 import { fieldOf } from "./query";
-import { badRequest, notFound, type Router } from "./http";
+import { badRequest, HttpError, notFound, unauthorized, type RouteHandler, type Router } from "./http";
 import type {
   AssetRecord,
   ContractDefinitionRecord,
@@ -153,18 +154,52 @@ export function catalogOfProvider(
   return buildCatalog(ctx, provider);
 }
 
-/** `POST <dsp address>/catalog/request`: the DSP 2025-1 catalogue request of a consumer. */
-export function registerDspCatalog(router: Router, ctx: LocalContext): void {
-  router.add(
-    "POST",
-    `/api/dsp/:context/${DSP_VERSION}/catalog/request`,
-    (req) => {
-      const type = ((req.body ?? {}) as Json)["@type"];
-      if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
-        throw badRequest("expected a CatalogRequestMessage", "@type");
-      }
-      return { body: catalogOfProvider(ctx, req.params.context) };
-    },
-    { authenticated: false },
-  );
+/**
+ * A provider context's DSP 2025-1 endpoints, as EDC 0.15.1's DspRequestHandlerImpl answers them: without a
+ * token 401 "Unauthorized.", with one this runtime's token endpoint did not sign 401 "Unauthorized", and every
+ * refusal as DSP's error message of its process (`code` the status, `reason` the messages). Only the
+ * catalogue (`POST <dsp address>/catalog/request`) is served: this connector negotiates and transfers between
+ * its own contexts in-process, so a negotiation or transfer message of another connector is 501 (decision 0126).
+ */
+export function registerDsp(router: Router, ctx: LocalContext): void {
+  const bearer = bearerAuthenticator(ctx);
+  const route = (method: string, path: string, errorType: string, handler: RouteHandler) =>
+    router.add(
+      method,
+      `${DSP_PATH}/:context/${DSP_VERSION}/${path}`,
+      async (req) => {
+        try {
+          if (!req.headers.authorization) throw unauthorized("Unauthorized.");
+          await bearer(req).catch(() => {
+            throw unauthorized("Unauthorized");
+          });
+          return await handler(req);
+        } catch (e) {
+          if (!(e instanceof HttpError)) throw e;
+          const error = { "@type": errorType, code: String(e.status), reason: [e.message] };
+          return { status: e.status, body: { "@context": [DSPACE_CONTEXT], ...error } };
+        }
+      },
+      { authenticated: false },
+    );
+  route("POST", "catalog/request", "CatalogError", (req) => {
+    const type = ((req.body ?? {}) as Json)["@type"];
+    if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
+      throw badRequest("expected a CatalogRequestMessage", "@type");
+    }
+    return { body: catalogOfProvider(ctx, req.params.context) };
+  });
+  const inProcess = () => {
+    throw new HttpError(
+      501,
+      "This development connector negotiates and transfers only between its own contexts",
+    );
+  };
+  for (const [kind, errorType] of [
+    ["negotiations", "ContractNegotiationError"],
+    ["transfers", "TransferError"],
+  ]) {
+    route("POST", `${kind}/request`, errorType, inProcess);
+    route("GET", `${kind}/:pid`, errorType, inProcess);
+  }
 }

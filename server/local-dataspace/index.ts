@@ -1,6 +1,6 @@
 import { DSP_PROTOCOL, type DataspaceEndpoints } from "../dataspace-protocol";
 import { loadOrCreateApiKey, loadOrCreateClient, localAuthenticator, registerTokenEndpoint } from "./auth";
-import { registerDspCatalog } from "./catalog";
+import { registerDsp } from "./catalog";
 import { dspAddressOf, participantByDid, type LocalContext } from "./context";
 import { registerIdentityHubApi, registerIssuerApi } from "./credentials-api";
 import { notFound, Router, startHttpServer } from "./http";
@@ -109,7 +109,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
     );
     registerTokenEndpoint(router, ctx, client);
     registerManagementApi(router, ctx);
-    registerDspCatalog(router, ctx);
+    registerDsp(router, ctx);
     registerDataPlane(router, ctx);
     registerTenantManagerApi(router, ctx);
     registerIssuerApi(router, ctx);

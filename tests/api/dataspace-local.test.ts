@@ -37,14 +37,32 @@ describe("the embedded local dataspace", () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("serves a provider's DSP catalogue over HTTP to any consumer: the offers the hub's catalogue shows, with fresh offer ids", async () => {
-    const dsp = `${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1/catalog/request`;
-    const ask = (message: unknown, url = dsp) =>
+  it("serves a provider's DSP catalogue over HTTP to a consumer with this runtime's token (401 without, or with another): the offers the hub's catalogue shows, with fresh offer ids", async () => {
+    const local = h.ds.local!;
+    const dsp = `${local.protocolBaseUrl}/alphaklinik-berlin/2025-1/catalog/request`;
+    const credentials = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: local.clientId,
+      client_secret: local.clientSecret,
+    });
+    const token = (await (await fetch(local.tokenUrl, { method: "POST", body: credentials })).json())
+      .access_token;
+    const ask = (message: unknown, url = dsp, authorization = `Bearer ${token}`) =>
       fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization },
         body: JSON.stringify(message),
       });
+    // EDC's DspRequestHandlerImpl: no token "Unauthorized.", a token that does not verify "Unauthorized"
+    for (const [authorization, reason] of [
+      ["", "Unauthorized."],
+      [`Bearer ${token.slice(0, -4)}AAAA`, "Unauthorized"],
+      [`Basic ${Buffer.from(`${local.clientId}:${local.clientSecret}`).toString("base64")}`, "Unauthorized"],
+    ]) {
+      const refused = await ask({ "@type": "CatalogRequestMessage" }, dsp, authorization);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ "@type": "CatalogError", code: "401", reason: [reason] });
+    }
     const message = { "@type": "CatalogRequestMessage", filter: [] };
     const first = await ask(message);
     expect(first.status).toBe(200);
@@ -65,13 +83,18 @@ describe("the embedded local dataspace", () => {
 
     const wrongType = await ask({ "@type": "ContractRequestMessage" });
     expect(wrongType.status).toBe(400);
-    expect((await wrongType.json())[0]).toMatchObject({
-      message: "expected a CatalogRequestMessage",
-      path: "@type",
+    expect(await wrongType.json()).toMatchObject({
+      "@type": "CatalogError",
+      code: "400",
+      reason: ["expected a CatalogRequestMessage"],
     });
+    // a negotiation or transfer message of another connector: this one negotiates only in-process
+    const negotiation = await ask({}, dsp.replace("catalog/request", "negotiations/request"));
+    expect(negotiation.status).toBe(501);
+    expect(await negotiation.json()).toMatchObject({ "@type": "ContractNegotiationError", code: "501" });
     const unknown = await ask(message, dsp.replace("alphaklinik-berlin", "no-such-context"));
     expect(unknown.status).toBe(404);
-    expect((await unknown.json())[0].message).toBe("no active participant no-such-context at this address");
+    expect((await unknown.json()).reason).toEqual(["no active participant no-such-context at this address"]);
   });
 });
 

@@ -5,6 +5,7 @@ import type { ConnectorClient } from "../../server/dataspace/connector-client";
 import { offeredRules, summariseCatalog } from "../../server/dataspace/catalog";
 import {
   DSP_PROTOCOL,
+  DSPACE_CONTEXT,
   MANAGEMENT_CONTEXT,
   ODRL_CONTEXT,
   termsOfAsset,
@@ -281,6 +282,53 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
       (err: unknown) => err,
     );
     expect(isNotFound(e)).toBe(true);
+  });
+
+  it("refuses a DSP request without a token at the provider's DSP address (401, DSP 2025-1's error: code and reason)", async () => {
+    const message = (type: string, fields: Record<string, unknown>) =>
+      JSON.stringify({ "@context": [DSPACE_CONTEXT], "@type": type, ...fields });
+    const callback = { callbackAddress: "http://127.0.0.1:9/callback" };
+    const requests: [string, string, string | undefined, string][] = [
+      ["POST", "catalog/request", message("CatalogRequestMessage", {}), "CatalogError"],
+      [
+        "POST",
+        "negotiations/request",
+        message("ContractRequestMessage", {
+          consumerPid: `urn:uuid:${stamp}`,
+          ...callback,
+          offer: { "@id": "offer", "@type": "Offer", target: assetId },
+        }),
+        "ContractNegotiationError",
+      ],
+      [
+        "POST",
+        "transfers/request",
+        message("TransferRequestMessage", {
+          consumerPid: `urn:uuid:${stamp}`,
+          agreementId: "agreement",
+          format: "HttpData-PULL",
+          ...callback,
+        }),
+        "TransferError",
+      ],
+      ["GET", `negotiations/urn:uuid:${stamp}`, undefined, "ContractNegotiationError"],
+      ["GET", `transfers/urn:uuid:${stamp}`, undefined, "TransferError"],
+    ];
+    for (const [method, path, body, errorType] of requests) {
+      const res = await fetch(`${c.providerAddress}/${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const answer = await res.json();
+      expect([method, path, res.status, answer]).toEqual([
+        method,
+        path,
+        401,
+        expect.objectContaining({ "@type": errorType, code: "401", reason: ["Unauthorized."] }),
+      ]);
+      expect(answer["@context"]).toContain(DSPACE_CONTEXT);
+    }
   });
 
   const refusal = async (p: Promise<unknown>) =>
