@@ -235,6 +235,7 @@ export default function App() {
 const ERROR_HEADINGS: Record<number, string> = {
   403: "Not allowed",
   404: "Page not found",
+  502: "A connected service failed",
   503: "Temporarily unavailable",
 };
 

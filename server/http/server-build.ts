@@ -8,7 +8,7 @@ import { withUnavailablePages } from "./unavailable-pages";
  * (it refuses production), which would otherwise render every page with React's development build
  * (several times slower, with extra checks). NODE_ENV is production only while the build and its
  * dependencies load, then restored, so the hub's own configuration (read before) is unchanged.
- * Its loaders and actions answer a service that is away with 503 (./unavailable-pages.ts).
+ * A thrown ApiError of its loaders and actions answers the error page with its status (./unavailable-pages.ts).
  */
 export async function importServerBuild(href: string): Promise<ServerBuild> {
   const before = process.env.NODE_ENV;

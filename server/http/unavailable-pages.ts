@@ -1,11 +1,13 @@
 import type { ServerBuild } from "@remix-run/node";
-import { isApiError, storeError } from "./errors";
+import { STATUS_CODES } from "node:http";
+import { describeError, isApiError, storeError } from "./errors";
 
 /**
- * A page whose loader or action meets a service that is away (an ApiError 503: the graph database
- * unreachable, the store locked, the hosted stack stopped) answers 503 with the service's own
- * message and its Retry-After, as the API does (a store that is busy or full included) — not Remix's 500 "unexpected server error" with a
- * stack in the log. Every other error is left to the route (most handle their 4xx in place).
+ * A page whose loader or action throws an ApiError (a store that is busy or full included) answers
+ * the error page with its status, message (and detail) and headers, as the API does: an upstream that
+ * fails 502, a service that is away 503 with its Retry-After, a refusal or a missing record its 4xx —
+ * not Remix's 500 "unexpected server error" with a stack in the log. Anything else (a bug) stays 500;
+ * most routes show their 4xx in place before it comes to this.
  */
 export const withUnavailablePages = (build: ServerBuild) => withRouteFunctions(build, asUnavailable);
 
@@ -36,14 +38,12 @@ function asUnavailable(fn: RouteFunction): RouteFunction {
       return await fn(...args);
     } catch (caught) {
       const e = storeError(caught) ?? caught;
-      if (isApiError(e) && (e.status === 503 || e.status === 409)) {
-        throw new Response(e.message, {
-          status: e.status,
-          statusText: e.status === 503 ? "Service Unavailable" : "Conflict",
-          headers: { "Content-Type": "text/plain; charset=utf-8", ...e.headers },
-        });
-      }
-      throw e;
+      if (!isApiError(e) || e.status < 400 || e.status === 500) throw e;
+      throw new Response(describeError(e), {
+        status: e.status,
+        statusText: STATUS_CODES[e.status],
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...e.headers },
+      });
     }
   };
 }
