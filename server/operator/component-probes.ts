@@ -86,6 +86,7 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
           const first = contexts.find((c) => c.state === "ACTIVATED");
           if (!first) {
             const res = await fetch(hub.baseUrl, { signal });
+            await res.body?.cancel().catch(() => undefined); // its status is the reading, its body not read
             if (res.status >= 500) throw new Error(`HTTP ${res.status} at ${hub.baseUrl}`);
             return `reachable (HTTP ${res.status}); no participant context to list credentials of`;
           }

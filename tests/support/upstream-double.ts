@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -19,7 +19,13 @@ export type Behaviour =
   /** answer 200 with a body that is not JSON */
   | { malformed: true }
   /** compute the answer from the request, optionally after a delay (a slow upstream that acts on it) */
-  | { reply: (req: RecordedRequest) => { status?: number; json?: unknown }; delayMs?: number };
+  | { reply: (req: RecordedRequest) => { status?: number; json?: unknown }; delayMs?: number }
+  /**
+   * answer 200 with `json` padded to `bytes` (valid JSON: a `pad` member of spaces), sent chunked (no
+   * Content-Length) as fast as the reader reads; `sent.bytes` counts what went out before it stopped
+   * reading, `sent.closed` whether the reader closed the connection
+   */
+  | { huge: { json: Record<string, unknown>; bytes: number; sent: { bytes: number; closed?: boolean } } };
 
 export interface RecordedRequest {
   method: string;
@@ -105,6 +111,7 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       const out = b.reply(recorded);
       return send(out.status ?? 200, out.json === undefined ? "" : JSON.stringify(out.json));
     }
+    if ("huge" in b) return sendHuge(res, b.huge);
     if ("malformed" in b) return send(200, '{"@id": "truncated", "state": ');
     if ("slowMs" in b) {
       await wait(b.slowMs);
@@ -148,6 +155,33 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       }),
   };
   return double;
+}
+
+async function sendHuge(
+  res: ServerResponse,
+  o: { json: Record<string, unknown>; bytes: number; sent: { bytes: number; closed?: boolean } },
+): Promise<void> {
+  const [head, tail] = JSON.stringify({ ...o.json, pad: "\u0000" }).split("\\u0000");
+  const chunk = Buffer.alloc(64 * 1024, " ");
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.once("close", () => (o.sent.closed = true));
+  let left = o.bytes - head!.length - tail!.length;
+  const write = (b: Buffer | string) => {
+    o.sent.bytes += b.length;
+    return res.write(b);
+  };
+  let flowing = write(head!);
+  while (left > 0 && !res.destroyed) {
+    if (!flowing)
+      await new Promise((resolve) => {
+        res.once("drain", resolve);
+        res.once("close", resolve);
+      });
+    if (res.destroyed) return;
+    flowing = write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    left -= chunk.length;
+  }
+  if (!res.destroyed) res.end(tail);
 }
 
 /** An http://127.0.0.1 address where nothing listens: every request is refused. */
