@@ -1,6 +1,6 @@
 import { ApiError, badRequest } from "./errors";
 import type { RequestHead } from "./request-head";
-import { BODY_BYTES, MAX_BODY_BYTES, TOO_LARGE, type Tagged } from "./limits";
+import { BODY_BYTES, bodyTooLarge, MAX_BODY_BYTES, TOO_LARGE, type Tagged } from "./limits";
 
 /**
  * Request bodies at the /api edge: one size limit for every route, and the content types a route
@@ -13,7 +13,7 @@ import { BODY_BYTES, MAX_BODY_BYTES, TOO_LARGE, type Tagged } from "./limits";
 /** How deeply a JSON body may nest objects and arrays. */
 export const MAX_JSON_DEPTH = 32;
 
-export const BODY_TOO_LARGE = `Request body too large (limit ${MAX_BODY_BYTES} bytes)`;
+export const BODY_TOO_LARGE = bodyTooLarge();
 export const JSON_REQUIRED = "Content-Type must be application/json";
 
 /** True when the body is (or is declared) over the limit. */

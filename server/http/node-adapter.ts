@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
+import { bodyTooLarge, markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
 
 /**
  * The Node edge of the web-standard dispatcher: Node's request → `Request`, `Response` → socket.
@@ -352,13 +352,13 @@ export async function sendWebResponse(
   res.end(buf);
 }
 
-/** 413 in plain text for a refused body, sent once its rest is discarded (`closeAfterAnswer`) */
-export const sendTooLarge = (res: ServerResponse) =>
+/** 413 in the error model's JSON (as the /api's) for a refused body, sent once its rest is discarded (`closeAfterAnswer`) */
+export const sendTooLarge = (res: ServerResponse, error = bodyTooLarge()) =>
   sendWebResponse(
     res,
-    heldResponse("Payload Too Large", {
+    heldResponse(JSON.stringify({ error }), {
       status: 413,
-      headers: { "content-type": "text/plain; charset=utf-8" },
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
     }),
   );
 

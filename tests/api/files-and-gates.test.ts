@@ -109,22 +109,26 @@ describe("gates before Remix", () => {
     expect(((await session.json()) as { user?: { username: string } }).user?.username).toBe("admin");
   });
 
-  it("refuses a page body over 1 MB with 413, closes the connection and changes nothing", async () => {
+  it("refuses a page body over 1 MB with 413 in the error model's JSON, closes the connection and changes nothing", async () => {
     const { cookie } = await signIn(server.url, "admin");
     const body = Buffer.alloc(1_100_000, "a");
-    const res = await raw("/auth/logout", {
-      method: "POST",
-      headers: {
-        cookie,
-        origin: server.url,
-        "content-type": "application/x-www-form-urlencoded",
-        "content-length": String(body.byteLength),
-      },
-      body,
-    });
-    expect(res.status).toBe(413);
-    expect(res.text).toBe("Payload Too Large");
-    expect(res.headers.connection).toBe("close");
+    // a page's action, its data request, and the wallet's own post (OWN_BODIES in server/app.ts)
+    for (const target of ["/auth/logout", "/auth/logout.data", "/auth/wallet/response"]) {
+      const res = await raw(target, {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: server.url,
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(body.byteLength),
+        },
+        body,
+      });
+      expect(res.status, target).toBe(413);
+      expect(res.headers["content-type"], target).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(res.text), target).toEqual({ error: "Request body too large (limit 1000000 bytes)" });
+      expect(res.headers.connection).toBe("close");
+    }
     const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
     expect(((await session.json()) as { user?: { username: string } }).user?.username).toBe("admin");
   });

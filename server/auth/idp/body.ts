@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { closeAfterAnswer, readBody as readUpTo } from "../../http/node-adapter";
+import { bodyTooLarge } from "../../http/limits";
 
 /** A request the sign-in pages refuse before looking at it (the status express's body parser gave). */
 export class BodyError extends Error {
@@ -39,7 +40,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   });
   if (body) return body;
   closeAfterAnswer(req);
-  throw new BodyError(413, "request entity too large");
+  throw new BodyError(413, bodyTooLarge(limit));
 }
 
 /** A parsed form: a field sent once is a string, a field sent more than once the list of its values. */
@@ -64,7 +65,8 @@ export async function readForm(req: IncomingMessage): Promise<FormFields> {
   if (text === "") return {};
   let ampersands = 0;
   for (let i = text.indexOf("&"); i !== -1; i = text.indexOf("&", i + 1)) {
-    if (++ampersands === FORM_PARAMETER_LIMIT) throw new BodyError(413, "too many parameters");
+    if (++ampersands === FORM_PARAMETER_LIMIT)
+      throw new BodyError(413, `Too many form fields (limit ${FORM_PARAMETER_LIMIT})`);
   }
   const fields: FormFields = Object.create(null) as FormFields; // a field named __proto__ is a field
   for (const [name, value] of new URLSearchParams(text)) {

@@ -170,7 +170,7 @@ export function interactionRoutes({
         );
       else if (err instanceof BodyError && err.status === 413)
         // after the rest of the body is discarded (bounded), and the connection closed (body.ts)
-        void sendTooLarge(res);
+        void sendTooLarge(res, err.message);
       else sendStatus(res, err instanceof BodyError ? err.status : 500);
     });
   }
