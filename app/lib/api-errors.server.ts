@@ -64,3 +64,21 @@ export function jsonOrError(run: () => Promise<{ body: unknown; setCookie?: stri
     return Response.json(body, { headers });
   }, errorJson);
 }
+
+/**
+ * Every page action's form (never `request.formData()` itself): a field sent more than once is refused 400,
+ * which the error boundary shows, rather than the action taking one of its values; `lists` are the fields
+ * of many values (a checkbox list).
+ */
+export async function readForm(request: Request, lists: readonly string[] = []): Promise<FormData> {
+  const form = await request.formData();
+  const seen = new Set<string>();
+  for (const name of form.keys()) {
+    if (seen.has(name) && !lists.includes(name))
+      throw new Response(`The field “${name.slice(0, 60)}” was sent more than once: it takes one value.`, {
+        status: 400,
+      });
+    seen.add(name);
+  }
+  return form;
+}

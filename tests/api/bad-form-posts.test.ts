@@ -7,7 +7,7 @@ import { watchStore, type StoreWatch, VOLATILE } from "../support/store-watch";
  * Bad form posts to every page action, and odd query strings to the page loaders that read them: never a
  * 5xx, and a post that cannot be right (no fields, empty ones, an unknown intent, ids of nothing, numbers
  * out of range, impossible dates, a file for a text) changes no row of the store. Odd text (100 kB, NUL,
- * control characters, a lone surrogate) must not fail either.
+ * control characters, a lone surrogate) must not fail either. A field of one value sent twice is refused 400.
  */
 
 let server: TestServer;
@@ -232,6 +232,29 @@ const form = (pairs: [string, string][]) => new URLSearchParams(pairs).toString(
 const rawForm = (pairs: [string, string][]) =>
   pairs.map(([k, v]) => `${k}=${v === "\ud800" ? "%ED%A0%80" : encodeURIComponent(v)}`).join("&");
 
+/**
+ * A field of one value sent twice with two values, one field at a time (the intent too), on an empty post and
+ * on the right one: refused 400 by the one form reader (app/lib/api-errors.server.ts `readForm`), never one taken.
+ */
+function twiceFor(a: PageAction, acting: string): Body[] {
+  const intent = a.intents[0];
+  const base: [string, string][] = [
+    ...(intent ? [["intent", intent] as [string, string]] : []),
+    ...a.fields.map((f) => [f, f === a.acting ? acting : ""] as [string, string]),
+  ];
+  const twice = (pairs: [string, string][], other: (v: string) => string) =>
+    pairs
+      .filter(([f]) => f !== a.twice)
+      .map(([f, v]) => ({ kind: `${f} twice`, body: rawForm([...pairs, [f, other(v)]]) }));
+  return [
+    ...twice(base, (v) => (v === intent ? "no-such-intent" : `${v}x`)),
+    ...twice(Object.entries(a.valid ?? {}), (v) => `${v}1`).map((b) => ({
+      ...b,
+      kind: `right post, ${b.kind}`,
+    })),
+  ];
+}
+
 function bodiesFor(a: PageAction, realRecord: boolean, acting: string): { never: Body[]; odd: Body[] } {
   const never: Body[] = [
     { kind: "no body", body: "" },
@@ -399,6 +422,12 @@ describe("bad form posts to the page actions", () => {
           seen.push(r);
           if (r.status >= 500) problems.push(`${r.status}: ${r.what} ${r.text}`);
           else if (r.changed.length) problems.push(`changed ${r.changed.join(",")}: ${r.what}`);
+        }
+        for (const b of real === null ? [] : twiceFor(a, acting)) {
+          const r = await post(a.persona, path, b.kind, b.body);
+          seen.push(r);
+          if (r.status !== 400 || r.changed.length)
+            problems.push(`${r.status}, changed [${r.changed.join(",")}], not 400: ${r.what}`);
         }
         for (const b of odd) {
           const r = await post(a.persona, path, b.kind, b.body);

@@ -3,7 +3,7 @@ import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/fie
 import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "../../../server/auth/personas";
 import { requireRole } from "../../session.server";
-import { shownInPlace, type InPlace } from "../api-errors.server";
+import { shownInPlace, type InPlace, readForm } from "../api-errors.server";
 
 export type { InPlace };
 
@@ -54,7 +54,7 @@ export function fields(form: FormData): Record<string, string> {
 /** The preamble of the access body's actions: the caller (holding one of `roles`), the service and the form's fields. */
 export async function actionForm(request: Request, context: AppLoadContext, roles: readonly Role[]) {
   const user = await requireRole(request, context, roles);
-  return { user, ab: context.services.accessBody, f: fields(await request.formData()) };
+  return { user, ab: context.services.accessBody, f: fields(await readForm(request)) };
 }
 
 export const int = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));

@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import { ORGANISATIONS } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
-import { shownInPlace, type InPlace } from "../api-errors.server";
+import { shownInPlace, type InPlace, readForm } from "../api-errors.server";
 import { buildTimeline, dateOf, toItem, valueText, type Item } from "./timeline";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { pick } from "../pick";
@@ -136,7 +136,7 @@ export async function consentAction(
   patientId: string,
   user: SessionUser,
 ): Promise<InPlace<ConsentResult>> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const studyId = String(form.get("studyId") ?? "");
   const title = String(form.get("title") ?? studyId);

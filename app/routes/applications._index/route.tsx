@@ -10,6 +10,7 @@ import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
 import { optionList } from "../../components/route-kit/options";
+import { readForm } from "../../lib/api-errors.server";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
@@ -48,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs): Promise<InPlace<ActionResult>> {
   const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
-  const form = await request.formData();
+  const form = await readForm(request, ["datasets"]);
   const f = fields(form);
   return runIntent(f.intent ?? "", {
     apply: [

@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
-import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, num } from "../../components/route-kit/DataTable";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, AUDIT_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   const r = context.services.auditRetention;
   try {
     if (form.get("intent") === "purge") {

@@ -10,7 +10,7 @@ import {
   isRouteErrorResponse,
 } from "@remix-run/react";
 import { findOrganisation } from "../../lib/personas.server";
-import { isApiError, shownInPlace } from "../../lib/api-errors.server";
+import { isApiError, shownInPlace, readForm } from "../../lib/api-errors.server";
 import { canWithdraw } from "../../lib/catalogue/permissions.server";
 import { themeLabel } from "../../components/catalogue/filters";
 import { publisherOf } from "../../../server/catalogue";
@@ -94,7 +94,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, PUBLISHER_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "withdraw") return { error: "Unknown action." };
   try {
     await context.services.catalogue.remove(params.id ?? null, user);

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { isApiError, fieldErrorsOf, shownInPlace, type InPlace } from "../../lib/api-errors.server";
+import { isApiError, fieldErrorsOf, shownInPlace, type InPlace, readForm } from "../../lib/api-errors.server";
 import { PublishForm } from "../../components/catalogue/PublishForm";
 import {
   formFieldErrors,
@@ -29,7 +29,7 @@ export async function action({
   context,
 }: ActionFunctionArgs): Promise<InPlace<PublishResult> | Response> {
   const user = await requireRole(request, context, PUBLISHER_ROLES);
-  const values = formValues(await request.formData());
+  const values = formValues(await readForm(request));
   try {
     const created = await context.services.catalogue.create(toDatasetInput(values), user);
     return redirect(`/catalogue/${encodeURIComponent(created.id)}?created=1`);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Topology } from "../../components/governance/Topology";
 import { GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
-import { failure } from "../../lib/api-errors.server";
+import { failure, readForm } from "../../lib/api-errors.server";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** POST name=<component>: restart it (the same as POST /api/admin/components/{name}/restart) */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, ADMIN_ROLES);
-  const name = String((await request.formData()).get("name") ?? "");
+  const name = String((await readForm(request)).get("name") ?? "");
   try {
     const r = await context.services.operator.restart(name, context.services, user.username);
     return { ok: true, message: `${r.component.label} restarted: ${r.action}. Now ${r.component.health}.` };

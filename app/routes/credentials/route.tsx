@@ -18,6 +18,7 @@ import {
   formFieldErrorsOf,
   missingFields,
   shownInPlace,
+  readForm,
 } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
@@ -77,7 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, CREDENTIAL_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   const s = context.services.credentials;
   try {
     if (form.get("intent") === "revoke") {

@@ -4,6 +4,7 @@ import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/fie
 import { SELF_MEASURES } from "../../../server/patient-app/observations";
 import type { Principal } from "../../../server/patient-app/service";
 import type { Services } from "../../../server/services";
+import { readForm } from "../../lib/api-errors.server";
 
 /** Loaders and actions of the Devices page; they call the patient-app service, never /api. */
 
@@ -67,7 +68,7 @@ export async function devicesAction(
   services: Services,
   user: SessionUser,
 ): Promise<DevicesAction> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const app = services.patientApp;
   try {

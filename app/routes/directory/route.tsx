@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
-import { failure, formFieldErrorsOf } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
 
@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, ADMIN_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   try {
     if (intent === "remove") {

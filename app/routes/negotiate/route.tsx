@@ -19,7 +19,7 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { datasetsOfAsset } from "../../lib/catalogue/offers.server";
@@ -85,7 +85,7 @@ const formFields = (fields: FormFieldError[]): FormFieldError[] =>
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const field = formText(await request.formData());
+  const field = formText(await readForm(request));
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, fields: [] };

@@ -21,7 +21,7 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { FieldRow } from "../../components/route-kit/FieldRow";
@@ -70,7 +70,7 @@ type ActionResult = { error: string; detail: string | null; values: FormValues; 
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ONBOARDING_ROLES);
-  const field = formText(await request.formData());
+  const field = formText(await readForm(request));
   const values = Object.fromEntries(FIELDS.map((k) => [k, field(k)])) as FormValues;
   try {
     const created = await context.services.dataspace.onboardParticipant(

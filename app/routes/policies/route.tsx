@@ -9,7 +9,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { isAdmin, ownContext, requireActingIn } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
-import { failure, formFieldErrorsOf, notFoundPage } from "../../lib/api-errors.server";
+import { failure, formFieldErrorsOf, notFoundPage, readForm } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
@@ -99,7 +99,7 @@ type ActionResult = { ok: boolean; message: string; problems?: PolicyProblem[]; 
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, POLICY_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const participantId = String(form.get("participantId") ?? "");
   // the access body reads every context's policies here but writes only in its own (issue 34)

@@ -22,7 +22,7 @@ import {
   intentFieldMessage,
   useFocusFirstInvalid,
 } from "../../components/ui/field-errors";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
@@ -139,7 +139,7 @@ export async function action({
 }: ActionFunctionArgs): Promise<ActionResult | OfferResult | Response> {
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
   const ds = context.services.dataspace;
-  const field = formText(await request.formData());
+  const field = formText(await readForm(request));
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
   const intent = field("intent");
   if (intent === "offer" || intent === "withdraw") return changeOffer(ds, user, acting, intent, field);

@@ -23,6 +23,7 @@ import { stateLabel, transferTypeLabel } from "../../components/ui/labels";
 import { DetailsCard, LiveState, ProgressCard, useLiveRecord } from "../../components/route-kit/live-record";
 import type { PolledState } from "../../components/route-kit/polled-state.server";
 import { FieldRow } from "../../components/route-kit/FieldRow";
+import { readForm } from "../../lib/api-errors.server";
 
 /**
  * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
@@ -53,7 +54,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const field = formText(await request.formData());
+  const field = formText(await readForm(request));
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { ok: false as const, error: acting.reason ?? "No participant context", detail: null };

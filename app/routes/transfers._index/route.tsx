@@ -26,7 +26,7 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
-import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import { formFieldErrorsOf, readForm } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { useRef } from "react";
 import { AppLink } from "../../components/ui/app-link";
@@ -80,7 +80,7 @@ const aboutAgreement = (error: string, detail: string | null = null): ActionResu
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const field = formText(await request.formData());
+  const field = formText(await readForm(request));
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, fields: [] };

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isWalletError } from "../../../server/eudi/dev-wallet";
 import { AppLink } from "../../components/ui/app-link";
+import { readForm } from "../../lib/api-errors.server";
 
 /**
  * The development wallet: stands in for a phone's EUDI wallet so that wallet sign-in runs here.
@@ -47,7 +48,7 @@ const refused = (error: string) => ({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const wallet = walletOf(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const link = String(form.get("request") ?? "");
   const intent = String(form.get("intent") ?? "share");
   try {
