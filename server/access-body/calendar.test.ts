@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCivilDate } from "./calendar";
+import { isCivilDate } from "../http/contract-fields";
 
 /** the check as it was: a round trip through a Date */
 const roundTrip = (value: string) => {

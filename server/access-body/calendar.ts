@@ -17,7 +17,7 @@
  *   Corpus Christi, Reformation Day, ...) are not modelled: the access body of this demo, MedReg DE,
  *   is a federal body.
  */
-import { z } from "zod";
+import { isCivilDate } from "../http/contract-fields";
 
 const TIME_ZONE = "Europe/Berlin";
 const DAY_MS = 86_400_000;
@@ -41,16 +41,6 @@ const partsFormatter = new Intl.DateTimeFormat("en-US", {
 });
 
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/**
- * A real day written YYYY-MM-DD (the 29th of February of leap years only), as one pattern: zod's ISO
- * date from the year 100 (`Date.UTC` reads earlier years as 19xx; calendar.test.ts compares it with the
- * round trip through a `Date`). A pattern, so the API document states the rule (report.ts).
- */
-export const CIVIL_DATE_PATTERN = new RegExp(`^(?!00)${z.regexes.date.source.slice(1)}`);
-export const isCivilDate = (value: string) => CIVIL_DATE_PATTERN.test(value);
-/** what the API document says of a CIVIL_DATE_PATTERN string (`.meta`) */
-export const A_DAY = { format: "date", description: "a day that exists, YYYY-MM-DD" };
 
 function parse(date: string): { y: number; m: number; d: number } {
   const m = CIVIL_DATE.exec(date);

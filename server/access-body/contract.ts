@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { AnswerSpec, Contracts, OperationContract } from "../http/contract";
-import { created, fails, intQuery, ok, optionalText, refusals } from "../http/contract-fields";
+import {
+  CIVIL_DATE_PATTERN,
+  created,
+  fails,
+  intQuery,
+  ok,
+  optionalText,
+  refusals,
+} from "../http/contract-fields";
 import {
   answerInformationRequestSchema,
   applicationDetail,
@@ -26,7 +34,6 @@ import {
   submitDataRequestSchema,
   withdrawSchema,
 } from "./model";
-import { CIVIL_DATE_PATTERN } from "./calendar";
 import { MIN_CELL } from "./data-requests";
 import { historyEntry } from "./store";
 import { activityReportSchema } from "./report";

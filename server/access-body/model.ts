@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ORGANISATIONS } from "../auth/personas";
 import { httpUrl } from "../http/links";
-import { A_DAY, CIVIL_DATE_PATTERN } from "./calendar";
+import { A_DAY, CIVIL_DATE_PATTERN } from "../http/contract-fields";
 import { clockData, clockViewSchema } from "./clock";
 import { historyEntry } from "./store";
 import { PERIODS, PURPOSE_CODES } from "./periods";

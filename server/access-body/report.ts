@@ -4,7 +4,8 @@ import { queryValues } from "../http/contract";
 import { csvText } from "../http/csv";
 import { badRequest } from "../http/errors";
 import { escapeHtml as esc } from "../auth/idp/html";
-import { berlinDate, daysBetween, isCivilDate } from "./calendar";
+import { berlinDate, daysBetween } from "./calendar";
+import { isCivilDate } from "../http/contract-fields";
 import { clockView } from "./clock";
 import type {
   ApplicationData,

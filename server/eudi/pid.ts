@@ -1,5 +1,6 @@
 import type { GraphNode, GraphStore } from "../graph";
 import { PresentationError } from "./sd-jwt";
+import { isCivilDate } from "../http/contract-fields";
 
 /**
  * The EU person identification data (PID) this hub asks for, and how a presented PID is matched to
@@ -45,8 +46,11 @@ export function pidFromClaims(claims: Record<string, unknown>): PidIdentity {
   ].filter(Boolean);
   if (missing.length)
     throw new PresentationError("missing_claims", `The wallet did not disclose ${missing.join(", ")}`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(birthDate!))
-    throw new PresentationError("invalid_claims", "The presented birth date is not a date (YYYY-MM-DD)");
+  if (!isCivilDate(birthDate!))
+    throw new PresentationError(
+      "invalid_claims",
+      "The presented birth date is not a date that exists (YYYY-MM-DD)",
+    );
   return { givenName: givenName!, familyName: familyName!, birthDate: birthDate! };
 }
 

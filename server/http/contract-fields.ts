@@ -9,6 +9,16 @@ import { invalidNameMessage, NAME_PATTERN } from "./names";
  * the document says what the dispatcher refuses.
  */
 
+/**
+ * A real day written YYYY-MM-DD (the 29th of February of leap years only), as one pattern: zod's ISO
+ * date from the year 100 (`Date.UTC` reads earlier years as 19xx; server/access-body/calendar.test.ts compares it with the
+ * round trip through a `Date`). A pattern, so the API document states the rule (the access body's report.ts); also a birth date (the EUDI wallet).
+ */
+export const CIVIL_DATE_PATTERN = new RegExp(`^(?!00)${z.regexes.date.source.slice(1)}`);
+export const isCivilDate = (value: string) => CIVIL_DATE_PATTERN.test(value);
+/** what the API document says of a CIVIL_DATE_PATTERN string (`.meta`) */
+export const A_DAY = { format: "date", description: "a day that exists, YYYY-MM-DD" };
+
 /** a required, non-blank string; missing, not a string or blank → 400 `text` (the spec's) */
 export const requiredText = (text: string) => z.string({ error: text }).regex(/\S/, text);
 

@@ -136,6 +136,11 @@ describe("presentations the verifier refuses", () => {
       /not referenced|sd_hash|invalid or repeated/,
     ],
     [
+      "a birth date that does not exist",
+      (r) => presentation(r, { identity: { ...MARIA, birthDate: "2026-02-30" } }),
+      /birth date is not a date that exists/,
+    ],
+    [
       "no key binding",
       async (r) => {
         const p = await presentation(r);

@@ -160,6 +160,25 @@ describe("the development wallet page and the session hand-over", () => {
     expect((await w.status()).body.status).toBe("failed");
   });
 
+  it("refuses a custom identity born on a day that does not exist in place, and presents nothing", async () => {
+    const s = await start();
+    const shared = await fetch(`${h.server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        request: s.body.walletLink,
+        identity: "custom",
+        givenName: MARIA.givenName,
+        familyName: MARIA.familyName,
+        birthDate: "2026-02-30",
+        intent: "share",
+      }).toString(),
+    });
+    expect(shared.status).toBe(200);
+    expect(await shared.text()).toContain("a birth date that exists (YYYY-MM-DD) for the custom identity");
+    expect((await s.status()).body.status).toBe("pending");
+  });
+
   it("tells the browser when the wallet declines", async () => {
     const s = await start();
     await h.server.services.eudi.devWallet!.decline(s.body.walletLink);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isWalletError } from "../../../server/eudi/dev-wallet";
+import { isCivilDate } from "../../../server/http/contract-fields";
 import { AppLink } from "../../components/ui/app-link";
 import { readForm } from "../../lib/api-errors.server";
 
@@ -60,9 +61,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const givenName = String(form.get("givenName") ?? "").trim();
       const familyName = String(form.get("familyName") ?? "").trim();
       const birthDate = String(form.get("birthDate") ?? "").trim();
-      if (!givenName || !familyName || !/^\d{4}-\d{2}-\d{2}$/.test(birthDate)) {
+      if (!givenName || !familyName || !isCivilDate(birthDate)) {
         return refused(
-          "Enter a given name, a family name and a birth date (YYYY-MM-DD) for the custom identity.",
+          "Enter a given name, a family name and a birth date that exists (YYYY-MM-DD) for the custom identity.",
         );
       }
       identity = { key, givenName, familyName, birthDate, note: "custom" };
