@@ -79,6 +79,17 @@ const decodeSegments = (p: string) =>
     .map((s) => decodeURIComponent(s))
     .join("/");
 
+/**
+ * Where a site path (segments percent-encoded, as walked) is written under `out`: its segments decoded,
+ * and refused when the file would land outside `out` (an id holding `..%2F` or `../`).
+ */
+export function exportFile(out: string, rel: string): string {
+  const root = path.resolve(out);
+  const file = path.join(root, decodeSegments(rel));
+  if (!file.startsWith(root + path.sep)) throw new Error(`export: ${rel} would be written outside ${root}`);
+  return file;
+}
+
 /** the shim runs first and removes its own element, so the document React hydrates is the one it rendered */
 function inject(html: string): string {
   return html.replace("<head>", `<head><script>${EXPORT_SHIM}document.currentScript.remove();</script>`);
@@ -123,7 +134,7 @@ export async function exportSite(
   rmSync(out, { recursive: true, force: true });
   let files = 0;
   const write = (rel: string, body: string | Uint8Array) => {
-    const file = path.join(out, decodeSegments(rel));
+    const file = exportFile(out, rel);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, body);
     files++;
