@@ -82,8 +82,10 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     });
     // the marketplace learns of the permit: an HDABApproval node approving the matching contracts
     const p = result.permit;
+    // the research programme a patient sees, gives and withdraws consent to (0119), by the application's title
     const approvalProps = {
       permitNumber: p.id,
+      title: rec.data.title,
       status: "GRANTED",
       applicant: orgSlug(p.organisation),
       applicationId: rec.id,
