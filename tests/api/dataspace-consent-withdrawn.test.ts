@@ -7,8 +7,8 @@ import { sendJson, signIn, type Signed } from "../support/signin";
 import { until } from "../support/until";
 
 /**
- * Decision 0123: a permit the access body grants on an application is a research programme a patient can
- * withdraw from (decision 0119), as a seeded one is. Through the API only: the researcher applies, the
+ * A permit the access body grants on an application is a research programme a patient can withdraw from
+ * (decision 0119), as a seeded one is, named by the application's title. Through the API only: the researcher applies, the
  * regulator grants, the patient's consent is given and withdrawn on the patient route, and the next pull
  * under the permit leaves that patient out.
  */
