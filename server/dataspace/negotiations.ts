@@ -1,4 +1,4 @@
-import { badGateway, serviceUnavailable } from "../http/errors";
+import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfParticipant } from "./assets";
 import {
   NO_PERMIT_REGISTER,
@@ -33,6 +33,9 @@ export const PROVIDER_DID_REQUIRED = "providerDid is required for catalog fetch"
 export const NEGOTIATION_FIELDS_REQUIRED = "participantId, counterPartyAddress, and assetId are required";
 export const OFFER_ID_REQUIRED =
   "offerId is required: fetch the provider catalog first (GET /api/negotiations?catalog=true&participantId=…&providerDid=…) and use the @id of one of its odrl:hasPolicy offers";
+
+export const NOT_IN_CATALOGUE = (assetId: string, datasets: readonly string[]) =>
+  `None of the datasets of ${assetId} is in the catalogue (${datasets.join(", ")}): withdrawn, they are not contracted for`;
 
 export interface NegotiationRequest {
   participantId: string;
@@ -214,7 +217,7 @@ async function providerOffer(
 /**
  * The data permit a contract for `assetId` in `participantId`'s name rests on (EHDS Art. 68): the
  * access body's valid permit that names the context's organisation and the asset's dataset; a 403
- * naming the missing permit when there is none.
+ * naming the missing permit when there is none, a 404 when the catalogue holds none of the asset's datasets.
  */
 async function requiredPermit(
   rt: DataspaceRuntime,
@@ -226,7 +229,13 @@ async function requiredPermit(
   if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
   const known = organisationOfContext(participantId);
   const did = await didOfParticipant(rt, participantId, signal);
-  const { datasets, disclosure } = terms;
+  const { disclosure } = terms;
+  // a dataset withdrawn from the catalogue releases no record (graph-data-source.ts): no contract rests on it (0123)
+  const held = await Promise.all(
+    terms.datasets.map(async (d) => !rt.datasetHolder || (await rt.datasetHolder(d)) !== undefined),
+  );
+  const datasets = terms.datasets.filter((_, i) => held[i]);
+  if (!datasets.length) throw notFound(NOT_IN_CATALOGUE(assetId, terms.datasets));
   const permit = did ? await rt.permits.validFor(did, datasets, disclosure) : undefined;
   if (permit) return permit;
   const organisation = known?.name ?? did ?? participantId;

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantedPermit } from "../support/permits-granted";
+import { startTestServer, type TestServer } from "../support/server";
+import { sendJson, signIn, type Signed } from "../support/signin";
+import { until } from "../support/until";
+
+/**
+ * Decision 0123: a dataset its holder withdraws from the catalogue releases no record, so no new contract rests
+ * on it. Through the API: a permit for AlphaKlinik's diabetes dataset, a contract on it, the clinic withdraws the
+ * dataset, and the next negotiations are refused before anything reaches the connector.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type Json = any;
+
+let server: TestServer;
+let as: Map<string, Signed>;
+const ALPHA = "alphaklinik-berlin";
+const ALPHA_DID = "did:web:alpha-klinik.de:participant";
+const DIABETES = "dataset-alphaklinik-diabetes";
+
+beforeAll(async () => {
+  server = await startTestServer();
+  as = new Map(
+    await Promise.all(
+      ["researcher", "regulator", "clinic"].map(async (u) => [u, await signIn(server.url, u)] as const),
+    ),
+  );
+});
+afterAll(async () => server?.close());
+
+const send = (who: string, path: string, body?: unknown) => sendJson(as.get(who)!, path, body);
+
+const offered = async (assetId: string) => {
+  const catalog = await send(
+    "researcher",
+    `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=${encodeURIComponent(ALPHA_DID)}`,
+  );
+  expect(catalog.status).toBe(200);
+  const summary = server.services.dataspace.summariseCatalog(catalog.body);
+  return {
+    address: summary.endpointUrl ?? "",
+    offer: summary.datasets.find((d) => d.id === assetId)?.offers[0],
+  };
+};
+
+const negotiate = async (assetId: string, address: string, offerId: string) => {
+  const started = await send("researcher", "/api/negotiations", {
+    participantId: "pharmaco",
+    counterPartyAddress: address,
+    counterPartyId: ALPHA,
+    providerDid: ALPHA_DID,
+    offerId,
+    assetId,
+  });
+  if (started.status !== 201) return started;
+  return {
+    status: 201,
+    body: await until(
+      async () =>
+        (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
+      (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
+    ),
+  };
+};
+
+describe("a dataset withdrawn from the catalogue is no longer contracted for (decision 0123)", () => {
+  it("a new negotiation on an asset drawn from withdrawn datasets is refused before the connector: 404 when none is left, 403 naming those left when the permit names only withdrawn ones", async () => {
+    const permitId = await grantedPermit(as.get("researcher")!, as.get("regulator")!, {
+      title: "Diabetes registry study",
+      summary: "Outcomes of type 2 diabetes at AlphaKlinik, on pseudonymised records.",
+      purpose: "scientificResearch",
+      datasets: [DIABETES],
+      pseudonymised: true,
+    });
+    // offered and contracted for while the dataset is published
+    const bundle = await offered("fhir-cohort-bundle");
+    const omop = await offered("omop-cohort-statistics");
+    const before = await negotiate("fhir-cohort-bundle", bundle.address, bundle.offer!.id);
+    expect([before.status, before.body.state, before.body.permitId]).toEqual([201, "FINALIZED", permitId]);
+
+    const withdrawn = await as.get("clinic")!.api(`/api/catalog?id=${DIABETES}`, { method: "DELETE" });
+    expect(withdrawn.status).toBe(204);
+    const negotiationsBefore = (await send("researcher", "/api/negotiations?participantId=pharmaco")).body
+      .length;
+
+    // its only dataset withdrawn: nothing of it is in the catalogue
+    const bundleAfter = await negotiate("fhir-cohort-bundle", bundle.address, bundle.offer!.id);
+    expect([bundleAfter.status, bundleAfter.body]).toEqual([
+      404,
+      {
+        error:
+          "None of the datasets of fhir-cohort-bundle is in the catalogue (dataset-alphaklinik-diabetes): withdrawn, they are not contracted for",
+      },
+    ]);
+    // drawn from the withdrawn dataset and one still published, which the permit does not name
+    const omopAfter = await negotiate("omop-cohort-statistics", omop.address, omop.offer!.id);
+    expect(omopAfter.status).toBe(403);
+    expect(omopAfter.body.permitRequired).toEqual({
+      organisation: "PharmaCo Research AG",
+      assetId: "omop-cohort-statistics",
+      datasets: ["dataset-alphaklinik-ehr"],
+    });
+    // nothing was started at the connector
+    expect((await send("researcher", "/api/negotiations?participantId=pharmaco")).body).toHaveLength(
+      negotiationsBefore,
+    );
+  });
+});
