@@ -145,7 +145,9 @@ export function finalize(raw: RawResult, k: number | null): FinalResult {
     }
     return out;
   });
-  const show: Show = (n) => (hidden(n) ? `<${k} (suppressed)` : n.value.toLocaleString("en-GB"));
+  // one text for every withheld count: a count below k and one withheld to protect it read alike (above)
+  const withheld = `[suppressed: <${k}, or withheld to protect a count <${k}]`;
+  const show: Show = (n) => (hidden(n) ? withheld : n.value.toLocaleString("en-GB"));
   return {
     columns: raw.columns,
     rows,
