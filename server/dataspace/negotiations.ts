@@ -35,7 +35,7 @@ export const OFFER_ID_REQUIRED =
   "offerId is required: fetch the provider catalog first (GET /api/negotiations?catalog=true&participantId=…&providerDid=…) and use the @id of one of its odrl:hasPolicy offers";
 
 export const NOT_IN_CATALOGUE = (assetId: string, datasets: readonly string[]) =>
-  `None of the datasets of ${assetId} is in the catalogue (${datasets.join(", ")}): withdrawn, they are not contracted for`;
+  `None of the datasets of ${assetId} is in the catalogue (${datasets.join(", ")}): a dataset withdrawn from it, or never published, is not contracted for`;
 
 export interface NegotiationRequest {
   participantId: string;

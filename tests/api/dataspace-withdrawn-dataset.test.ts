@@ -89,7 +89,7 @@ describe("a dataset withdrawn from the catalogue is no longer contracted for (de
       404,
       {
         error:
-          "None of the datasets of fhir-cohort-bundle is in the catalogue (dataset-alphaklinik-diabetes): withdrawn, they are not contracted for",
+          "None of the datasets of fhir-cohort-bundle is in the catalogue (dataset-alphaklinik-diabetes): a dataset withdrawn from it, or never published, is not contracted for",
       },
     ]);
     // drawn from the withdrawn dataset and one still published, which the permit does not name
