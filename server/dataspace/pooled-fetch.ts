@@ -1,4 +1,5 @@
 import { Agent, Client, request, type Dispatcher } from "undici";
+import { UPSTREAM_MAX_BYTES } from "../http/limits";
 
 /**
  * A `fetch` for the upstream clients on a keep-alive connection pool (undici `Agent` and its
@@ -9,35 +10,8 @@ import { Agent, Client, request, type Dispatcher } from "undici";
  * `UPSTREAM_MAX_BYTES` is cut off unread (`UND_ERR_RES_EXCEEDED_MAX_SIZE`): no upstream fills the heap.
  */
 
-/** the largest answer read from an upstream, and the error code of one larger (undici's) */
-export const UPSTREAM_MAX_BYTES = 16 * 1024 * 1024;
-export const ANSWER_TOO_LARGE = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
-
-/**
- * The text of an answer read by `fetch` (not from the pool), refused past `UPSTREAM_MAX_BYTES` with the
- * pool's error code: its length said so, or as many bytes came in.
- */
-export async function cappedText(res: Response): Promise<string> {
-  const tooLarge = () =>
-    Object.assign(new Error("the answer is larger than an upstream answer may be"), {
-      code: ANSWER_TOO_LARGE,
-    });
-  if (Number(res.headers.get("content-length")) > UPSTREAM_MAX_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
-    chunks.push(r.value);
-    if ((size += r.value.length) > UPSTREAM_MAX_BYTES) {
-      await reader!.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+// kept in the HTTP kernel, where the sign-in (server/auth) reads its provider's answers with the same cap
+export { ANSWER_TOO_LARGE, cappedText, UPSTREAM_MAX_BYTES } from "../http/limits";
 
 /** methods that change nothing upstream: sent again when their connection was closed under them */
 const RESENDABLE = new Set(["GET", "HEAD"]);

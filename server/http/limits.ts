@@ -20,3 +20,33 @@ export function markBodyBytes(request: Request, bytes: number): Request {
   (request as Tagged)[BODY_BYTES] = bytes;
   return request;
 }
+
+/** the largest answer read from an upstream, and the error code of one larger (undici's) */
+export const UPSTREAM_MAX_BYTES = 16 * 1024 * 1024;
+export const ANSWER_TOO_LARGE = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
+
+/**
+ * The text of an answer read by `fetch` (not from the pool), refused past `UPSTREAM_MAX_BYTES` with the
+ * pool's error code: its length said so, or as many bytes came in.
+ */
+export async function cappedText(res: Response): Promise<string> {
+  const tooLarge = () =>
+    Object.assign(new Error("the answer is larger than an upstream answer may be"), {
+      code: ANSWER_TOO_LARGE,
+    });
+  if (Number(res.headers.get("content-length")) > UPSTREAM_MAX_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
+    chunks.push(r.value);
+    if ((size += r.value.length) > UPSTREAM_MAX_BYTES) {
+      await reader!.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
