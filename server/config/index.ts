@@ -97,6 +97,7 @@ export const envSchema = z.object({
   EUDI_TRUSTED_ISSUERS: list((s) => s.trim().replace(/\/+$/, "")),
   EUDI_DEV_WALLET: bool.optional(),
   RATE_LIMIT_SIGNIN: rateLimit.prefault("120/1m"),
+  RATE_LIMIT_CALLBACK: rateLimit.prefault("120/1m"),
   RATE_LIMIT_PASSWORD: rateLimit.prefault("120/1m"),
   RATE_LIMIT_PASSWORD_USER: rateLimit.prefault("10/15m"),
   RATE_LIMIT_WALLET: rateLimit.prefault("60/1m"),
@@ -301,6 +302,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     /** requests per window and client (the password form's wrong passwords also per username): server/http/rate-limits.ts */
     rateLimits: {
       signin: e.RATE_LIMIT_SIGNIN,
+      callback: e.RATE_LIMIT_CALLBACK,
       password: e.RATE_LIMIT_PASSWORD,
       passwordUser: e.RATE_LIMIT_PASSWORD_USER,
       wallet: e.RATE_LIMIT_WALLET,

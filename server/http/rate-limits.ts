@@ -26,6 +26,8 @@ function limitPath(pathname: string): string {
 /** the limited requests by method (HEAD as GET) and path */
 const LIMITS = new Map<string, keyof Config["rateLimits"]>([
   ["GET /auth/login", "signin"],
+  // each callback with a state cookie that holds sends one token request to the provider
+  ["GET /auth/callback", "callback"],
   ["GET /auth/wallet", "wallet"],
   ["POST /api/auth/eudi/start", "wallet"],
   ["POST /api/app-accounts/challenge", "challenge"],

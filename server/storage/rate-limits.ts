@@ -10,8 +10,8 @@ import type { Db } from "./database";
 import type { Relational } from "./relational";
 
 /**
- * Rate limits of what an anonymous caller can start (docs/decisions/0045): sign-in starts, the embedded
- * provider's password form (per client and per username), wallet sign-in starts, app-account
+ * Rate limits of what an anonymous caller can start (docs/decisions/0045): sign-in starts and callbacks
+ * (decision 0124), the embedded provider's password form (per client and per username), wallet sign-in starts, app-account
  * challenges, app accounts and device pairing. Counted by `rate-limiter-flexible` in the relational
  * store, so every instance on one PostgreSQL (`DATABASE_URL`) shares the counts; on the embedded store
  * in DATA_DIR's SQLite file. The table is made by a migration of our own (one table for every limit,
