@@ -1,11 +1,14 @@
 import { createHmac } from "node:crypto";
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, customFetch, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
+import { sameSecret } from "../config/same-secret";
+import { cappedText } from "../http/limits";
 import { idTokenClaims, userFromClaims } from "./claims";
 import {
   beforeDeadline,
+  cappedJson,
   keysBeforeDeadline,
   ProviderUnavailableError,
   providerUnavailable,
@@ -20,7 +23,9 @@ import type { SessionUser } from "./user";
 /**
  * The app as an OpenID relying party: authorization code + PKCE through remix-auth-oauth2,
  * state checked by the strategy, and the ID token verified here (signature via JWKS, issuer,
- * audience, expiry and nonce). The nonce is an HMAC of the state, so it needs no storage.
+ * audience, expiry and nonce). The nonce is an HMAC of the state, so it needs no storage; the
+ * strategy's state cookie is signed with the same secret, so a forged one is refused before any
+ * token request.
  * Discovery is lazy and retried, so the app starts before its provider answers.
  *
  * Every step of the sign-in (start, callback, logout) has one deadline of UPSTREAM_TIMEOUT_MS for
@@ -95,7 +100,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!res.ok) throw new ProviderUnavailableError(`discovery answered ${res.status}`);
-    const parsed = discoverySchema.safeParse(await res.json());
+    const parsed = discoverySchema.safeParse(await cappedJson(res));
     if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
     // OpenID Connect Discovery 1.0, 4.3: the document's issuer is the one it was fetched for (a trailing "/" aside)
     if (parsed.data.issuer.replace(/\/$/, "") !== opts.issuer.replace(/\/$/, ""))
@@ -152,7 +157,14 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
   function signingKeys(d: Discovery, deadline: AbortSignal): JWTVerifyGetKey {
     // a discovery document asked afresh may name another key set
     if (jwks?.uri !== d.jwks_uri) {
-      const keys = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
+      const keys = createRemoteJWKSet(new URL(internal(d.jwks_uri)), {
+        timeoutDuration: opts.timeoutMs,
+        // read no further than UPSTREAM_MAX_BYTES, as every answer of the provider
+        [customFetch]: async (url: string, init: RequestInit) => {
+          const res = await fetch(url, init);
+          return new Response(await cappedText(res), { status: res.status });
+        },
+      });
       jwks = { uri: d.jwks_uri, keys };
     }
     return keysBeforeDeadline(jwks.keys, deadline);
@@ -199,6 +211,34 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
   const verifyToken = (token: string, d: Discovery, key: JWTVerifyGetKey, more?: { maxTokenAge: string }) =>
     jwtVerify(token, key, { issuer: d.issuer, audience: opts.clientId, algorithms: ALGORITHMS, ...more });
 
+  /**
+   * The strategy's state cookies (`<STATE_COOKIE>:<uuid>=<state and PKCE verifier>`) signed as
+   * `<value>.<HMAC>` at sign-in start; at the callback the strategy sees only those whose signature holds
+   * (decision 0124).
+   */
+  const stateMac = (name: string, value: string) =>
+    createHmac("sha256", opts.secret).update(`state-cookie:${name}=${value}`).digest("base64url");
+  const signStateCookies = (headers: Headers) => {
+    const cookies = headers.getSetCookie();
+    headers.delete("Set-Cookie");
+    for (const c of cookies) {
+      const [, name, value, rest] = /^([^=]*)=([^;]*)(.*)$/s.exec(c) ?? [];
+      headers.append(
+        "Set-Cookie",
+        name?.startsWith(STATE_COOKIE) ? `${name}=${value}.${stateMac(name, value)}${rest}` : c,
+      );
+    }
+  };
+  const withSignedStateOnly = (request: Request) => {
+    const verified = (request.headers.get("cookie") ?? "").split(";").flatMap((pair) => {
+      const [, name, value, mac] = /^\s*([^=]+)=(.*)\.([\w-]+)\s*$/.exec(pair) ?? [];
+      return name?.startsWith(STATE_COOKIE) && sameSecret(mac, stateMac(name, value))
+        ? [`${name}=${value}`]
+        : [];
+    });
+    return new Request(request.url, { headers: { cookie: verified.join("; ") } });
+  };
+
   const cookieAttrs = (maxAge: number) =>
     `Path=/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
 
@@ -215,6 +255,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       } catch (e) {
         if (e instanceof Response) {
           const headers = new Headers(e.headers);
+          signStateCookies(headers);
           headers.append(
             "Set-Cookie",
             `${RETURN_COOKIE}=${encodeURIComponent(returnTo)}; ${cookieAttrs(300)}`,
@@ -232,7 +273,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       try {
         result = await (
           await authenticator(AbortSignal.timeout(opts.timeoutMs))
-        ).authenticate("oidc", request);
+        ).authenticate("oidc", withSignedStateOnly(request));
       } catch (e) {
         if (e instanceof Response) return e;
         if (e instanceof ProviderUnavailableError) {
@@ -303,6 +344,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
       if (typeof token !== "string" || token.length === 0)
         return backchannelAnswer(400, "logout_token is required");
       let ended: { sub?: string; sid?: string };
+      let seen: { id: string; until: number };
       try {
         const deadline = AbortSignal.timeout(opts.timeoutMs);
         const d = await beforeDeadline(discover(), deadline, "discovery");
@@ -312,15 +354,21 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
         const events = payload.events as Record<string, unknown> | undefined;
         const sub = typeof payload.sub === "string" ? payload.sub : undefined;
         const sid = typeof payload.sid === "string" ? payload.sid : undefined;
-        // OpenID Connect Back-Channel Logout 1.0, 2.6: the event, no nonce, a subject or a session
+        // OpenID Connect Back-Channel Logout 1.0, 2.4 and 2.6: the event, no nonce, a subject or a session, an id
         if (
           !events ||
           typeof events[BACKCHANNEL_LOGOUT_EVENT] !== "object" ||
           "nonce" in payload ||
-          !(sub || sid)
+          !(sub || sid) ||
+          typeof payload.jti !== "string"
         )
           throw new Error("not a logout token");
         ended = { sub, sid };
+        // its id is kept for as long as the token would be taken: until it expires or is 5 minutes old
+        seen = {
+          id: `${d.issuer} ${payload.jti}`,
+          until: Math.min(payload.exp ?? Infinity, payload.iat! + 300) * 1000,
+        };
       } catch (e) {
         if (e instanceof ProviderUnavailableError) {
           console.warn("[auth] back-channel logout: identity provider unavailable:", e.message);
@@ -329,7 +377,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
         console.warn("[auth] back-channel logout refused:", e instanceof Error ? e.message : e);
         return backchannelAnswer(400, "logout_token is not valid");
       }
-      const count = await sessions.endProviderSession(ended);
+      const count = await sessions.endProviderSession(ended, seen);
+      // 2.6: a logout token already received is refused
+      if (count === null) return backchannelAnswer(400, "logout_token was already used");
       console.info(`[auth] back-channel logout ended ${count} session(s)`);
       return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
     },

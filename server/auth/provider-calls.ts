@@ -1,5 +1,6 @@
 import { OAuth2Tokens } from "arctic";
 import { errors as joseErrors, type JWTVerifyGetKey } from "jose";
+import { cappedText } from "../http/limits";
 import type { ProviderVerdict } from "./sessions";
 
 /**
@@ -7,8 +8,12 @@ import type { ProviderVerdict } from "./sessions";
  * `AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)` per sign-in step): the token request, the signing keys
  * and the wait for discovery. A provider that is unreachable, slow, answers 5xx, not JSON or cuts
  * the body gives ProviderUnavailableError, which the sign-in shows as "try again in a moment";
- * a provider that answers and refuses (bad code, wrong key) gives an ordinary error.
+ * a provider that answers and refuses (bad code, wrong key) gives an ordinary error. Every answer is
+ * read no further than UPSTREAM_MAX_BYTES (`cappedText`): a provider cannot fill the heap.
  */
+
+/** the JSON of a provider's answer, read no further than UPSTREAM_MAX_BYTES */
+export const cappedJson = async (res: Response): Promise<unknown> => JSON.parse(await cappedText(res));
 
 export class ProviderUnavailableError extends Error {
   override name = "ProviderUnavailableError";
@@ -170,7 +175,7 @@ async function tokenEndpointCall(
       await res.body?.cancel();
       throw new ProviderUnavailableError(`token endpoint answered ${status}`);
     }
-    data = await res.json();
+    data = await cappedJson(res);
   } catch (e) {
     throw providerUnavailable("token request", e);
   }

@@ -117,6 +117,14 @@ export async function createSessionStore(
       .addColumn("patient_id", "text", (c) => c.notNull())
       .execute();
   });
+  // the back-channel logout tokens received (issuer and jti), until they would be refused anyway
+  await rel.migrate("sessions-4-logout-tokens", async (m) => {
+    await m.schema
+      .createTable("logout_tokens")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("expires_at", "bigint", (c) => c.notNull())
+      .execute();
+  });
   const check = opts.providerCheck;
   const remove = (key: string) => rel.db.deleteFrom("sessions").where("token_hash", "=", key).execute();
 
@@ -412,7 +420,19 @@ export async function createSessionStore(
      * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those
      * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many.
      */
-    async endProviderSession({ sub, sid }: { sub?: string; sid?: string }) {
+    /** ends the sessions of a provider session; null (and nothing ended) for a logout token `seen` before */
+    async endProviderSession(
+      { sub, sid }: { sub?: string; sid?: string },
+      seen?: { id: string; until: number },
+    ): Promise<number | null> {
+      if (seen) {
+        const first = await rel.db
+          .insertInto("logout_tokens")
+          .values({ id: seen.id, expires_at: seen.until })
+          .onConflict((oc) => oc.column("id").doNothing())
+          .executeTakeFirst();
+        if (Number(first.numInsertedOrUpdatedRows) === 0) return null;
+      }
       if (!sub && !sid) return 0;
       let query = rel.db.selectFrom("sessions").select(["token_hash", "user_json", "id_token"]);
       // the user's JSON begins with its subject: a pre-filter, checked exactly below
@@ -436,6 +456,7 @@ export async function createSessionStore(
         .deleteFrom("sessions")
         .where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", now - SESSION_IDLE_MS)]))
         .executeTakeFirst();
+      await rel.db.deleteFrom("logout_tokens").where("expires_at", "<=", now).execute();
       return Number(res.numDeletedRows);
     },
   };
