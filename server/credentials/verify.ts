@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { isObject } from "../dataspace-protocol";
-import { cappedText } from "../dataspace";
+import { cappedText } from "../http/limits";
 
 /**
  * Verification of a W3C verifiable credential (data model 1.1) as the dataspace issues them: a

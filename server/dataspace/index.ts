@@ -44,7 +44,6 @@ export {
 export { CREDENTIAL_NOT_FOUND, issuanceStartedSchema } from "./credentials";
 export { credentialDefinitionSchema } from "./upstream-schemas";
 export { createReadCache } from "./read-cache";
-export { ANSWER_TOO_LARGE, cappedText } from "./pooled-fetch";
 export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";
 
 /**

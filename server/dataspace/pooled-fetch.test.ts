@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { cappedText, createPooledFetch, UPSTREAM_MAX_BYTES } from "./pooled-fetch";
+import { cappedText, UPSTREAM_MAX_BYTES } from "../http/limits";
+import { createPooledFetch } from "./pooled-fetch";
 import { createUpstreamHttp } from "./upstream-http";
 
 /**

@@ -10,9 +10,6 @@ import { UPSTREAM_MAX_BYTES } from "../http/limits";
  * `UPSTREAM_MAX_BYTES` is cut off unread (`UND_ERR_RES_EXCEEDED_MAX_SIZE`): no upstream fills the heap.
  */
 
-// kept in the HTTP kernel, where the sign-in (server/auth) reads its provider's answers with the same cap
-export { ANSWER_TOO_LARGE, cappedText, UPSTREAM_MAX_BYTES } from "../http/limits";
-
 /** methods that change nothing upstream: sent again when their connection was closed under them */
 const RESENDABLE = new Set(["GET", "HEAD"]);
 /** the connection was closed by the other side, not refused or timed out */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ANSWER_TOO_LARGE } from "./pooled-fetch";
+import { ANSWER_TOO_LARGE } from "../http/limits";
 
 /**
  * The one way this module talks HTTP to an upstream (connector, tenant manager, issuer, identity

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cappedText } from "../dataspace";
+import { cappedText } from "../http/limits";
 
 /**
  * Client of an external OpenID4VP verifier endpoint with the API of the EUDI reference verifier

@@ -1,7 +1,7 @@
 import { importJWK, type JWK } from "jose";
 import { z } from "zod";
 import { createKept, EVERYONE } from "../http/kept";
-import { cappedText } from "../dataspace";
+import { cappedText } from "../http/limits";
 
 /**
  * The trusted list of PID issuers. Two sources:

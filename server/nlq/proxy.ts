@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { LAYER_LABELS } from "../graph";
-import { ANSWER_TOO_LARGE, cappedText } from "../dataspace";
+import { ANSWER_TOO_LARGE, cappedText } from "../http/limits";
 import type { Template } from "./templates";
 
 export class ProxyError extends Error {

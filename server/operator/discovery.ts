@@ -7,7 +7,7 @@ import { deepFrozen } from "../http/kept";
 import type { Directory, DirectoryEntry } from "./directory";
 import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 import type { MockDsp } from "./mock-dsp";
-import { cappedText } from "../dataspace";
+import { cappedText } from "../http/limits";
 
 /**
  * GET /api/debug/phase26: the read-only check of federated discovery. For each entry of the

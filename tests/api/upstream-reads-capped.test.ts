@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../server/config";
 import { createVerifier, type DocumentCache } from "../../server/credentials/verify";
-import { UPSTREAM_MAX_BYTES } from "../../server/dataspace/pooled-fetch";
+import { UPSTREAM_MAX_BYTES } from "../../server/http/limits";
 import { createRemoteVerifier } from "../../server/eudi/remote-verifier";
 import { createIssuerTrust } from "../../server/eudi/trust";
 import type { ComponentDeps } from "../../server/operator/component-model";
