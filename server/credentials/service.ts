@@ -296,9 +296,11 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   const definitions = createKeptByInputs<ReturnType<typeof labelled>>(8);
 
   return {
-    async list(user: SessionUser, participantId?: string, now = new Date()): Promise<ListedCredential[]> {
+    async list(user: SessionUser, participantId?: string, at?: Date): Promise<ListedCredential[]> {
       const source = await sourceFor(user, participantId);
       if (!source) return [];
+      // checked as of after the read: a credential issued while it was under way is not "not valid before" now
+      const now = at ?? new Date();
       const versions = inputVersions(source.inputs);
       const build = async () => {
         const verification = getVerifier() ? newVerificationInputs() : undefined;
