@@ -418,9 +418,9 @@ export async function createSessionStore(
     },
     /**
      * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those
-     * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many.
+     * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many,
+     * or null (and nothing ended) for a logout token `seen` before.
      */
-    /** ends the sessions of a provider session; null (and nothing ended) for a logout token `seen` before */
     async endProviderSession(
       { sub, sid }: { sub?: string; sid?: string },
       seen?: { id: string; until: number },
