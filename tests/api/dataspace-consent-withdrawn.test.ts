@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pseudonymFor } from "../../server/dataspace/release";
 import { linked } from "../../server/graph";
-import { grantedPermit } from "../support/permits-granted";
+import { grantedPermit, researcherPulls } from "../support/permits-granted";
 import { startTestServer, type TestServer } from "../support/server";
 import { sendJson, signIn, type Signed } from "../support/signin";
-import { until } from "../support/until";
 
 /**
  * A permit the access body grants on an application is a research programme a patient can withdraw from
@@ -17,7 +16,6 @@ type Json = any;
 
 let server: TestServer;
 let as: Map<string, Signed>;
-const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 const DIABETES = "dataset-alphaklinik-diabetes";
 const TITLE = "Kidney function in type 2 diabetes";
 
@@ -33,42 +31,7 @@ afterAll(async () => server?.close());
 
 const send = (who: string, path: string, body?: unknown) => sendJson(as.get(who)!, path, body);
 
-/** negotiates fhir-cohort-bundle with AlphaKlinik as PharmaCo, starts a transfer and pulls it */
-async function pullCohort(): Promise<Json> {
-  const catalog = await send(
-    "researcher",
-    `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=${encodeURIComponent(ALPHA_DID)}`,
-  );
-  const summary = server.services.dataspace.summariseCatalog(catalog.body);
-  const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
-  const started = await send("researcher", "/api/negotiations", {
-    participantId: "pharmaco",
-    counterPartyAddress: summary.endpointUrl,
-    counterPartyId: "alphaklinik-berlin",
-    providerDid: ALPHA_DID,
-    offerId: dataset.offers[0].id,
-    assetId: "fhir-cohort-bundle",
-  });
-  expect(started.status).toBe(201);
-  const n = await until(
-    async () =>
-      (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
-    (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
-  );
-  expect(n.state).toBe("FINALIZED");
-  const t = await send("researcher", "/api/transfers", {
-    participantId: "pharmaco",
-    contractId: n.contractAgreementId,
-    counterPartyAddress: n.counterPartyAddress,
-    assetId: "fhir-cohort-bundle",
-  });
-  expect(t.status).toBe(201);
-  await until(
-    async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
-    (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
-  );
-  return server.services.dataspace.pullTransferData("pharmaco", t.body["@id"], "researcher");
-}
+const pullCohort = () => researcherPulls(server, as.get("researcher")!, "fhir-cohort-bundle");
 
 describe("a permit granted on an application is a programme a patient can withdraw from", () => {
   it("the patient withdraws consent on the patient route; the next pull under the permit leaves their records out", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
 import { startTestServer, type TestServer } from "../support/server";
 import { sendJson, signIn, type Signed } from "../support/signin";
-import { grantedPermit } from "../support/permits-granted";
+import { grantedPermit, researcherNegotiates, researcherPulls } from "../support/permits-granted";
 import { until } from "../support/until";
 
 /**
@@ -16,7 +16,6 @@ type Json = any;
 let server: TestServer;
 const as = new Map<string, Signed>();
 const ALPHA = "alphaklinik-berlin";
-const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 
 const send = (who: string, path: string, body?: unknown) => sendJson(as.get(who)!, path, body);
 
@@ -43,48 +42,8 @@ const permitFor = (datasets: string[], pseudonymised: boolean): Promise<string> 
     pseudonymised,
   });
 
-/** the researcher's contract request for one of the clinic's assets, as its catalogue offers it */
-const negotiate = async (assetId: string) => {
-  const catalog = await send(
-    "researcher",
-    `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=${encodeURIComponent(ALPHA_DID)}`,
-  );
-  expect(catalog.status).toBe(200);
-  const summary = server.services.dataspace.summariseCatalog(catalog.body);
-  const offered = summary.datasets.find((d) => d.id === assetId)!;
-  return send("researcher", "/api/negotiations", {
-    participantId: "pharmaco",
-    counterPartyAddress: summary.endpointUrl,
-    counterPartyId: ALPHA,
-    providerDid: ALPHA_DID,
-    offerId: offered.offers[0].id,
-    assetId,
-  });
-};
-
-/** negotiated, transferred and pulled as the researcher: what arrives */
-const pull = async (assetId: string): Promise<Json> => {
-  const started = await negotiate(assetId);
-  expect(started.status, assetId).toBe(201);
-  const n = await until(
-    async () =>
-      (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
-    (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
-  );
-  expect(n.state).toBe("FINALIZED");
-  const t = await send("researcher", "/api/transfers", {
-    participantId: "pharmaco",
-    contractId: n.contractAgreementId,
-    counterPartyAddress: n.counterPartyAddress,
-    assetId,
-  });
-  expect(t.status).toBe(201);
-  await until(
-    async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
-    (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
-  );
-  return server.services.dataspace.pullTransferData("pharmaco", t.body["@id"], "researcher");
-};
+const negotiate = (assetId: string) => researcherNegotiates(server, as.get("researcher")!, assetId);
+const pull = (assetId: string) => researcherPulls(server, as.get("researcher")!, assetId);
 
 beforeAll(async () => {
   server = await startTestServer();
