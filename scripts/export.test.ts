@@ -1,5 +1,9 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { exportFile } from "./export";
+import * as exporter from "./export";
+
+const { exportFile } = exporter;
 
 describe("the export's files", () => {
   const out = path.resolve("dist/static-site");
@@ -23,5 +27,35 @@ describe("the export's files", () => {
       "/..%2Fstatic-site-sibling/index.html",
     ])
       expect(() => exportFile(out, rel), rel).toThrow(/would be written outside/);
+  });
+});
+
+describe("the export's --out folder", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "hub-export-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses to delete a folder it did not write (--out / or ~ or the repo), touching nothing", async () => {
+    writeFileSync(path.join(dir, "keep.txt"), "mine");
+    mkdirSync(path.join(dir, "src"));
+    await expect(exporter.exportSite(dir, { buildPath: path.join(dir, "no-build.js") })).rejects.toThrow(
+      `--out ${dir} is not empty and holds no earlier export (no .hub-export file): not deleting it; give an empty or new folder`,
+    );
+    expect(readdirSync(dir).sort()).toEqual(["keep.txt", "src"]);
+  });
+
+  it("clears an earlier export (its marker file) or an empty or new folder, and marks it", () => {
+    writeFileSync(path.join(dir, ".hub-export"), "");
+    writeFileSync(path.join(dir, "index.html"), "old export");
+    exporter.clearOut(dir);
+    expect(readdirSync(dir)).toEqual([".hub-export"]);
+    const fresh = path.join(dir, "new", "site");
+    exporter.clearOut(fresh);
+    expect(readdirSync(fresh)).toEqual([".hub-export"]);
+    rmSync(path.join(fresh, ".hub-export"));
+    exporter.clearOut(fresh);
+    expect(existsSync(path.join(fresh, ".hub-export"))).toBe(true);
   });
 });

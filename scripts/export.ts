@@ -16,10 +16,11 @@
  * page's unfiltered data when a query was never walked. Forms that would change something are
  * refused in the page (root.tsx), as static mode's server refuses them.
  *
- * Options: --out <dir> (default dist/static-site).
+ * Options: --out <dir> (default dist/static-site): a new or empty folder, or an earlier export's
+ * (holding EXPORT_MARKER); any other folder is refused, never deleted.
  */
 import { cspFor } from "../server/http/security-headers";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
@@ -105,6 +106,23 @@ function arg(name: string): string | undefined {
   return i > 0 ? process.argv[i + 1] : undefined;
 }
 
+/** the file an export leaves in --out: only a folder holding it (or an empty one) is cleared by the next export */
+export const EXPORT_MARKER = ".hub-export";
+
+/** empties --out for a new export, refusing a folder that holds anything but an earlier export */
+export function clearOut(out: string): void {
+  if (existsSync(out) && readdirSync(out).length && !existsSync(path.join(out, EXPORT_MARKER)))
+    throw new Error(
+      `--out ${out} is not empty and holds no earlier export (no ${EXPORT_MARKER} file): not deleting it; give an empty or new folder`,
+    );
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    path.join(out, EXPORT_MARKER),
+    "written by npm run export; the next export clears this folder\n",
+  );
+}
+
 export interface ExportResult {
   out: string;
   pages: number;
@@ -115,6 +133,7 @@ export async function exportSite(
   out: string,
   opts: { buildPath?: string; log?: (line: string) => void } = {},
 ): Promise<ExportResult> {
+  clearOut(out);
   const log = opts.log ?? (() => {});
   const buildPath = path.resolve(opts.buildPath ?? "build/remix/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
@@ -131,7 +150,6 @@ export async function exportSite(
     return (await personaHandler(request, context)) ?? plainHandler(request, context as never);
   };
 
-  rmSync(out, { recursive: true, force: true });
   let files = 0;
   const write = (rel: string, body: string | Uint8Array) => {
     const file = exportFile(out, rel);
