@@ -1,4 +1,4 @@
-import { badGateway, notFound, serviceUnavailable } from "../http/errors";
+import { badGateway, isApiError, notFound, serviceUnavailable } from "../http/errors";
 import { didOfParticipant } from "./assets";
 import {
   NO_PERMIT_REGISTER,
@@ -261,10 +261,15 @@ export async function startNegotiation(
     permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms, deadline);
   } catch (e) {
     const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
+    const why = !offer
+      ? "provider's catalogue not read"
+      : isApiError(e) && e.status === 404
+        ? "none of its datasets in the catalogue"
+        : "no data permit";
     await record(rt, {
       action: "negotiation.start",
       actor,
-      target: `${req.participantId} -> ${to}: ${req.assetId} (${offer ? "no data permit" : "provider's catalogue not read"})`,
+      target: `${req.participantId} -> ${to}: ${req.assetId} (${why})`,
       outcome: "failure",
     });
     throw e;

@@ -22,7 +22,9 @@ beforeAll(async () => {
   server = await startTestServer();
   as = new Map(
     await Promise.all(
-      ["researcher", "regulator", "clinic"].map(async (u) => [u, await signIn(server.url, u)] as const),
+      ["researcher", "regulator", "clinic", "admin"].map(
+        async (u) => [u, await signIn(server.url, u)] as const,
+      ),
     ),
   );
 });
@@ -103,6 +105,16 @@ describe("a dataset withdrawn from the catalogue is no longer contracted for (de
     // nothing was started at the connector
     expect((await send("researcher", "/api/negotiations?participantId=pharmaco")).body).toHaveLength(
       negotiationsBefore,
+    );
+    // each refusal on the audit log with its reason
+    const audited = (
+      await send("admin", "/api/admin/audit?action=negotiation.start&outcome=failure&limit=1000")
+    ).body as Json[];
+    expect(audited.map((e: Json) => e.target)).toEqual(
+      expect.arrayContaining([
+        `pharmaco -> ${ALPHA_DID}: fhir-cohort-bundle (none of its datasets in the catalogue)`,
+        `pharmaco -> ${ALPHA_DID}: omop-cohort-statistics (no data permit)`,
+      ]),
     );
   });
 });
