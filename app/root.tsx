@@ -233,6 +233,7 @@ export default function App() {
 }
 
 const ERROR_HEADINGS: Record<number, string> = {
+  400: "Request not accepted",
   403: "Not allowed",
   404: "Page not found",
   502: "A connected service failed",
