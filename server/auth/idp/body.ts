@@ -36,7 +36,7 @@ function charsetOf(contentType: string | undefined): string | undefined {
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const body = await readUpTo(req, limit).catch(() => {
-    throw new BodyError(400, "request aborted");
+    throw new BodyError(400, "The request body ended before it was complete");
   });
   if (body) return body;
   closeAfterAnswer(req);
@@ -58,9 +58,14 @@ export async function readForm(req: IncomingMessage): Promise<FormFields> {
   const contentType = req.headers["content-type"];
   if (!hasBody(req) || mediaType(contentType) !== "application/x-www-form-urlencoded") return {};
   const charset = charsetOf(contentType) ?? "utf-8";
-  if (charset !== "utf-8") throw new BodyError(415, `unsupported charset "${charset.toUpperCase()}"`);
+  if (charset !== "utf-8")
+    throw new BodyError(415, `The sign-in form must be sent as UTF-8, not "${charset.toUpperCase()}"`);
   const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
-  if (encoding !== "identity") throw new BodyError(415, `unsupported content encoding "${encoding}"`);
+  if (encoding !== "identity")
+    throw new BodyError(
+      415,
+      `The sign-in form must be sent uncompressed, not with Content-Encoding "${encoding}"`,
+    );
   const text = (await readBody(req, FORM_LIMIT)).toString("utf8");
   if (text === "") return {};
   let ampersands = 0;

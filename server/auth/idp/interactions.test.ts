@@ -136,7 +136,10 @@ describe("the sign-in routes", () => {
 
   it("refuses a form over 8 kB with 413 without looking at the interaction; 8 kB is accepted", async () => {
     const tooLarge = await send("POST", "/uid-1", clinicFormOf(8 * 1024 + 1), FORM);
-    expect(tooLarge.status).toBe(413);
+    expect([tooLarge.status, JSON.parse(tooLarge.text)]).toEqual([
+      413,
+      { error: "Request body too large (limit 8192 bytes)" },
+    ]);
     // the rest of a refused body is not taken for the next request: the connection ends with the answer
     expect(tooLarge.headers.connection).toBe("close");
     expect(stand.lookups).toBe(0);

@@ -1,7 +1,8 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
-import { sendText, sendTooLarge } from "../../http/node-adapter";
+import { json } from "../../http/errors";
+import { sendText, sendWebResponse } from "../../http/node-adapter";
 import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
 import { sameSecret } from "../../config/same-secret";
@@ -44,10 +45,9 @@ function sendHtml(res: ServerResponse, status: number, body: string): void {
   sendText(res, status, body, HTML);
 }
 
-/** an answer with the status's reason phrase as its text, as express answered errors passed on */
-function sendStatus(res: ServerResponse, status: number): void {
-  sendText(res, status, STATUS_CODES[status] ?? String(status));
-}
+/** a refusal in the error model's JSON, as the /api's; a refused body's rest is discarded first (body.ts) */
+const sendError = (res: ServerResponse, status: number, error: string) =>
+  void sendWebResponse(res, json({ error }, status));
 
 /**
  * The sign-in pages below `<mountPath>/interaction`: `subPath` is the request's path below that
@@ -67,7 +67,8 @@ const ABORT_ROUTE = /^\/([^/]+?)\/abort\/?$/i;
  *                     401 and the form again when wrong
  * - POST /:uid/abort  ends the authorization request with `access_denied`
  * As with the express router it replaces: OPTIONS of a route answers its methods in `Allow`, a uid that
- * does not URL-decode is a 400, and any other method or path is not its business.
+ * does not URL-decode is a 400, and any other method or path is not its business. A refused form or
+ * address is answered in the error model's JSON `{ error }`.
  */
 export function interactionRoutes({
   provider,
@@ -168,10 +169,8 @@ export function interactionRoutes({
             { href: restartUrl, text: "Start signing in again" },
           ),
         );
-      else if (err instanceof BodyError && err.status === 413)
-        // after the rest of the body is discarded (bounded), and the connection closed (body.ts)
-        void sendTooLarge(res, err.message);
-      else sendStatus(res, err instanceof BodyError ? err.status : 500);
+      else if (err instanceof BodyError) sendError(res, err.status, err.message);
+      else sendText(res, 500, "Internal Server Error");
     });
   }
 
@@ -184,7 +183,8 @@ export function interactionRoutes({
     try {
       uid = decodeURIComponent(encoded);
     } catch {
-      sendStatus(res, 400); // express failed the route's parameter, whatever the method
+      // whatever the method, as express failed the route's parameter
+      sendError(res, 400, "The sign-in address is malformed: its request id is not valid URL encoding");
       return true;
     }
     const method = req.method ?? "GET";
