@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seededInsightPerFile } from "../../tests/support/insight";
 import { findAll } from "../graph";
+import { forUser, type EehrxfCoverage } from "./service";
 
 const insight = seededInsightPerFile(60);
 
@@ -55,5 +56,23 @@ describe("EEHRxF coverage", () => {
     expect(c.categories.find((x) => x.id === "imaging")!.readiness.total).toBe(0);
     // kept per graph version as built: the same answer again, encoded once at the edge
     expect(await insight.eehrxf.coverage()).toBe(c);
+  });
+
+  it("withholds small counts and the counts they could be recomputed from, except from the supervisory roles", async () => {
+    const c = await insight.eehrxf.coverage();
+    expect(forUser(c, { roles: ["HDAB_AUTHORITY"] }, 5)).toBe(c);
+    // 40 lab results, 2 of them not conformant, an element present in 3
+    const edited: EehrxfCoverage = structuredClone(c);
+    const lab = edited.categories.find((x) => x.id === "laboratory")!;
+    const p = lab.profiles[0];
+    Object.assign(p, { resources: 40, conformant: 38, coverage: 95 });
+    p.elements = p.elements.map((e, i) => ({ ...e, present: i ? 40 : 3, coverage: i ? 100 : 7.5 }));
+    Object.assign(lab.readiness, { total: 40, ready: 38, coverage: 95 });
+    const seen = forUser(edited, { roles: ["DATA_USER"] }, 5).categories.find((x) => x.id === "laboratory")!;
+    expect(seen.profiles[0]).toMatchObject({ resources: 40, conformant: null, coverage: null });
+    expect(seen.profiles[0].elements[0]).toMatchObject({ present: null, coverage: null });
+    expect(seen.profiles[0].elements[1]).toMatchObject({ present: 40, coverage: 100 });
+    expect(seen.readiness).toMatchObject({ total: 40, ready: null, coverage: null });
+    expect(seen.readiness.gaps.join(" ")).toMatch(/coverage withheld \(small counts\)/);
   });
 });

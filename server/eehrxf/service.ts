@@ -6,12 +6,15 @@
  */
 import { z } from "zod";
 import { str } from "../analytics";
+import type { SessionUser } from "../auth/user";
+import { isSupervisory, leaf, protect, type CountNode } from "../federated";
 import { labelScopedCache, scanNodes, type Properties, type GraphStore } from "../graph";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 
-const count = z.number().int().min(0);
-const percent = z.number().min(0).max(100);
+/** null: withheld under the small-count rule (`forUser`) */
+const count = z.number().int().min(0).nullable();
+const percent = z.number().min(0).max(100).nullable();
 const profileCoverage = z.object({
   id: z.string(),
   title: z.string(),
@@ -107,6 +110,24 @@ function toCoverage(acc: ProfileAcc): ProfileCoverage {
   };
 }
 
+/** what a category lacks: profiles not in the graph, required elements not always present (or withheld) */
+function gapsOf(profiles: ProfileCoverage[]): string[] {
+  const missing = profiles
+    .filter((p) => !p.inGraph)
+    .map((p) => `${p.resourceType} (${p.id}) is not recorded in the graph`);
+  const weak = profiles
+    .filter((p) => p.inGraph)
+    .flatMap((p) =>
+      p.elements
+        .filter((e) => e.required && (e.coverage === null || e.coverage < 100))
+        .map(
+          (e) =>
+            `${e.path}: ${e.coverage === null ? "coverage withheld (small counts)" : `present in ${e.coverage}%`} of ${p.resourceType} resources${e.note ? ` (${e.note})` : ""}`,
+        ),
+    );
+  return [...missing, ...weak];
+}
+
 async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">> {
   const version = graph.version();
   const accs = new Map<string, ProfileAcc>();
@@ -140,21 +161,8 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
 
   const categories = CATEGORIES.map((c: CategoryDef): CategoryCoverage => {
     const profiles = c.profiles.map((p) => toCoverage(accs.get(`${c.id}/${p.id}`)!));
-    const missing = profiles
-      .filter((p) => !p.inGraph)
-      .map((p) => `${p.resourceType} (${p.id}) is not recorded in the graph`);
-    const weak = profiles
-      .filter((p) => p.inGraph)
-      .flatMap((p) =>
-        p.elements
-          .filter((e) => e.required && e.coverage < 100)
-          .map(
-            (e) =>
-              `${e.path}: present in ${e.coverage}% of ${p.resourceType} resources${e.note ? ` (${e.note})` : ""}`,
-          ),
-      );
-    const gaps = [...missing, ...weak];
-    const first = profiles[0];
+    const gaps = gapsOf(profiles);
+    const first = accs.get(`${c.id}/${c.profiles[0].id}`)!;
     const answer = (
       unit: string,
       total: number,
@@ -195,7 +203,7 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
           c.id === "laboratory" ? "laboratory results" : "medication orders",
           first.resources,
           first.conformant,
-          first.coverage,
+          pct(first.conformant, first.resources),
         );
     }
   });
@@ -219,6 +227,60 @@ export function createEehrxfService(graph: GraphStore) {
       );
     },
   };
+}
+
+/**
+ * The answer as `user` may see it: k (the insight answers' small-count threshold) applied with
+ * complementary suppression (server/federated/suppression.ts) to everyone but the supervisory roles
+ * (isSupervisory). One tree per profile: its resources, partitioned into conformant or not, into
+ * having each element or not, and (the category's first profile) into ready or not; a percentage
+ * of a withheld count is withheld too. The counts are of resources (records): one below k is of
+ * fewer than k patients.
+ */
+export function forUser(c: EehrxfCoverage, user: Pick<SessionUser, "roles">, k: number): EehrxfCoverage {
+  if (isSupervisory(user)) return c;
+  const shown = (n: CountNode) => (n.suppressed ? null : n.value);
+  const split = (key: string, part: number | null, total: number): CountNode[] => [
+    leaf(key, part ?? 0),
+    leaf(`${key}:rest`, total - (part ?? 0), true),
+  ];
+  const categories = c.categories.map((cat) => {
+    let readiness = cat.readiness;
+    const profiles = cat.profiles.map((p, i) => {
+      const total = p.resources ?? 0;
+      const groups = [
+        split("conformant", p.conformant, total),
+        ...p.elements.map((e) => split(e.path, e.present, total)),
+      ];
+      const r = cat.readiness;
+      const extra = i === 0 ? split("ready", r.partial?.count ?? r.ready, total) : null;
+      const root = protect({ key: p.id, value: total, groups: extra ? [...groups, extra] : groups }, k);
+      const at = (n: CountNode, pct: number | null) => (n.suppressed ? null : pct);
+      if (extra) {
+        const cell = extra[0];
+        readiness = {
+          ...r,
+          total: shown(root),
+          ...(r.partial
+            ? { partial: { ...r.partial, count: shown(cell) }, coverage: at(root, r.coverage) }
+            : { ready: shown(cell), coverage: at(cell, r.coverage) }),
+        };
+      }
+      return {
+        ...p,
+        resources: shown(root),
+        conformant: shown(groups[0][0]),
+        coverage: at(groups[0][0], p.coverage),
+        elements: p.elements.map((e, j) => ({
+          ...e,
+          present: shown(groups[j + 1][0]),
+          coverage: at(groups[j + 1][0], e.coverage),
+        })),
+      };
+    });
+    return { ...cat, profiles, readiness: { ...readiness, gaps: gapsOf(profiles) } };
+  });
+  return { ...c, categories };
 }
 
 export type EehrxfService = ReturnType<typeof createEehrxfService>;

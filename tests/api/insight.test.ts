@@ -216,6 +216,45 @@ describe("GET /api/eehrxf and GET /api/overview", () => {
     expect(lab.profiles[0].resources).toBeGreaterThan(0);
   });
 
+  it("withholds counts from 1 to k−1 (and what would give them back) from a data user, not from the access body", async () => {
+    type Profile = {
+      id: string;
+      resources: number | null;
+      conformant: number | null;
+      coverage: number | null;
+    };
+    type Category = {
+      id: string;
+      profiles: (Profile & {
+        elements: { path: string; present: number | null; coverage: number | null }[];
+      })[];
+      readiness: { total: number | null; ready: number | null; coverage: number | null; gaps: string[] };
+    };
+    const exact: Category[] = (await (await regulator.api("/api/eehrxf")).json()).categories;
+    const user: Category[] = (await (await researcher.api("/api/eehrxf")).json()).categories;
+    const small = (n: number | null) => n !== null && n >= 1 && n <= 4;
+    // the seeded data has few inpatient stays: the access body sees their exact count
+    const discharge = exact.find((c) => c.id === "discharge")!;
+    expect(discharge.profiles[0].resources).toSatisfy(small);
+    expect(discharge.readiness.total).toBe(discharge.profiles[0].resources);
+    const withheld = user.find((c) => c.id === "discharge")!;
+    expect(withheld.readiness).toMatchObject({ total: null, ready: null, coverage: null });
+    expect(withheld.profiles[0]).toMatchObject({ resources: null, conformant: null, coverage: null });
+    for (const e of withheld.profiles[0].elements) expect(e).toMatchObject({ present: null, coverage: null });
+    expect(withheld.readiness.gaps.join(" ")).not.toMatch(/%/);
+    // nowhere a count from 1 to 4, and no percentage of a withheld count to recompute it from
+    for (const c of user)
+      for (const p of c.profiles) {
+        for (const n of [p.resources, p.conformant, ...p.elements.map((e) => e.present)])
+          expect(n).not.toSatisfy(small);
+        if (p.conformant === null) expect(p.coverage).toBeNull();
+        for (const e of p.elements) if (e.present === null) expect(e.coverage).toBeNull();
+      }
+    const page = await (await clinic.api("/eehrxf")).text();
+    expect(page).toContain("withheld");
+    expect(await (await regulator.api("/eehrxf")).text()).not.toContain(">withheld<");
+  });
+
   it("gives each persona its layers, counts and signals, with the access body's when it is there", async () => {
     const reg = await (await regulator.api("/api/overview")).json();
     expect(reg.persona.role).toBe("HDAB_AUTHORITY");

@@ -6,14 +6,19 @@ import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { EEHRXF_ROLES } from "../../lib/access.server";
+import { forUser } from "../../../server/eehrxf/service";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "EEHRxF coverage · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireRole(request, context, EEHRXF_ROLES);
-  return { c: await context.services.eehrxf.coverage() };
+  const user = await requireRole(request, context, EEHRXF_ROLES);
+  const { eehrxf, config } = context.services;
+  return { c: forUser(await eehrxf.coverage(), user, config.federatedK) };
 }
+
+/** a count, or "withheld" where the small-count rule holds it back */
+const shown = (n: number | null) => (n === null ? "withheld" : formatNumber(n));
 
 export default function Eehrxf() {
   const { c } = useLoaderData<typeof loader>();
@@ -38,13 +43,15 @@ export default function Eehrxf() {
               <div className="ins-readiness">
                 <span className="stat-label">Complete for exchange ({cat.readiness.unit})</span>
                 <span className="stat-value" data-testid="ready">
-                  {formatNumber(cat.readiness.ready)}{" "}
-                  <span className="muted small">of {formatNumber(cat.readiness.total)}</span>
+                  {shown(cat.readiness.ready)}{" "}
+                  <span className="muted small">of {shown(cat.readiness.total)}</span>
                 </span>
-                <Meter
-                  value={cat.readiness.coverage}
-                  label={`${cat.title}: ${cat.readiness.coverage}% ready`}
-                />
+                {cat.readiness.coverage === null ? null : (
+                  <Meter
+                    value={cat.readiness.coverage}
+                    label={`${cat.title}: ${cat.readiness.coverage}% ready`}
+                  />
+                )}
               </div>
             </div>
             <p className="small">
@@ -52,7 +59,7 @@ export default function Eehrxf() {
               {cat.readiness.partial ? (
                 <>
                   {" "}
-                  {formatNumber(cat.readiness.partial.count)} {cat.readiness.unit}:{" "}
+                  {shown(cat.readiness.partial.count)} {cat.readiness.unit}:{" "}
                   {cat.readiness.partial.description}.
                 </>
               ) : null}
@@ -85,9 +92,11 @@ export default function Eehrxf() {
                                   )}
                                   {e.note ? <div className="muted small">{e.note}</div> : null}
                                 </td>
-                                <td className="num small">{formatNumber(e.present)}</td>
+                                <td className="num small">{shown(e.present)}</td>
                                 <td>
-                                  <Meter value={e.coverage} label={`${e.path}: ${e.coverage}%`} />
+                                  {e.coverage === null ? null : (
+                                    <Meter value={e.coverage} label={`${e.path}: ${e.coverage}%`} />
+                                  )}
                                 </td>
                               </tr>
                             ))}
@@ -96,10 +105,10 @@ export default function Eehrxf() {
                       ) : null}
                     </details>
                   </td>
-                  <td className="num">{formatNumber(p.resources)}</td>
-                  <td className="num">{formatNumber(p.conformant)}</td>
+                  <td className="num">{shown(p.resources)}</td>
+                  <td className="num">{shown(p.conformant)}</td>
                   <td>
-                    {p.inGraph ? (
+                    {p.inGraph && p.coverage !== null ? (
                       <Meter
                         value={p.coverage}
                         label={`${p.title}: ${p.coverage}% conformant`}
