@@ -67,11 +67,15 @@ describe("EEHRxF coverage", () => {
     const p = lab.profiles[0];
     Object.assign(p, { resources: 40, conformant: 38, coverage: 95 });
     p.elements = p.elements.map((e, i) => ({ ...e, present: i ? 40 : 3, coverage: i ? 100 : 7.5 }));
+    // the third element's 40 records are of 2 patients only
+    p.patients = [20, 20, 3, 20, 2, ...p.elements.slice(3).map(() => 20)];
     Object.assign(lab.readiness, { total: 40, ready: 38, coverage: 95 });
     const seen = forUser(edited, { roles: ["DATA_USER"] }, 5).categories.find((x) => x.id === "laboratory")!;
     expect(seen.profiles[0]).toMatchObject({ resources: 40, conformant: null, coverage: null });
     expect(seen.profiles[0].elements[0]).toMatchObject({ present: null, coverage: null });
     expect(seen.profiles[0].elements[1]).toMatchObject({ present: 40, coverage: 100 });
+    expect(seen.profiles[0].elements[2]).toMatchObject({ present: null, coverage: null });
+    expect(seen.profiles[0]).not.toHaveProperty("patients");
     expect(seen.readiness).toMatchObject({ total: 40, ready: null, coverage: null });
     expect(seen.readiness.gaps.join(" ")).toMatch(/coverage withheld \(small counts\)/);
   });

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { str } from "../analytics";
 import type { SessionUser } from "../auth/user";
-import { isSupervisory, leaf, protect, type CountNode } from "../federated";
+import { isSmall, isSupervisory, leaf, protect, type CountNode } from "../federated";
 import { labelScopedCache, scanNodes, type Properties, type GraphStore } from "../graph";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
@@ -21,6 +21,12 @@ const profileCoverage = z.object({
   canonical: z.string(),
   resourceType: z.string(),
   inGraph: z.boolean(),
+  patients: z
+    .array(z.number().int().min(0))
+    .optional()
+    .describe(
+      "the distinct patients of resources, conformant and each element's present; supervisory roles only",
+    ),
   resources: count,
   conformant: count,
   coverage: percent,
@@ -73,19 +79,27 @@ interface ProfileAcc {
   resources: number;
   conformant: number;
   present: number[];
+  /** the distinct patients of resources, conformant and each element's present */
+  who: Set<string>[];
 }
 
 /** applies a profile's checks to one resource; true when every required element is there */
-function check(acc: ProfileAcc, p: Properties): boolean {
+function check(acc: ProfileAcc, p: Properties, patient: string): boolean {
   if (acc.def.applies && !acc.def.applies(p)) return false;
   acc.resources++;
+  acc.who[0].add(patient);
   let ok = true;
   acc.def.elements.forEach((e, i) => {
     const present = e.test(p);
-    if (present) acc.present[i]++;
-    else if (e.required) ok = false;
+    if (present) {
+      acc.present[i]++;
+      acc.who[i + 2].add(patient);
+    } else if (e.required) ok = false;
   });
-  if (ok) acc.conformant++;
+  if (ok) {
+    acc.conformant++;
+    acc.who[1].add(patient);
+  }
   return ok;
 }
 
@@ -97,6 +111,7 @@ function toCoverage(acc: ProfileAcc): ProfileCoverage {
     canonical: d.canonical,
     resourceType: d.resourceType,
     inGraph: d.label !== null,
+    patients: acc.who.map((w) => w.size),
     resources: acc.resources,
     conformant: acc.conformant,
     coverage: pct(acc.conformant, acc.resources),
@@ -133,7 +148,13 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
   const accs = new Map<string, ProfileAcc>();
   for (const c of CATEGORIES)
     for (const def of c.profiles)
-      accs.set(`${c.id}/${def.id}`, { def, resources: 0, conformant: 0, present: def.elements.map(() => 0) });
+      accs.set(`${c.id}/${def.id}`, {
+        def,
+        resources: 0,
+        conformant: 0,
+        present: def.elements.map(() => 0),
+        who: [null, null, ...def.elements].map(() => new Set<string>()),
+      });
 
   // per patient: which summary sections exist; per inpatient encounter: diagnoses recorded in it
   const summaryPatients = new Set<string>();
@@ -148,7 +169,7 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
       for (const n of page) {
         const p = n.properties;
         for (const [key, acc] of profiles) {
-          if (!check(acc, p)) continue;
+          if (!check(acc, p, label === "Patient" ? n.id : (str(p.patientId) ?? n.id))) continue;
           if (key === "patient-summary/patient-eu-core") summaryPatients.add(n.id);
           if (key === "patient-summary/condition-eu-eps") withProblem.add(str(p.patientId) ?? "");
           if (key === "patient-summary/MedicationRequest-uv-ips") withMedication.add(str(p.patientId) ?? "");
@@ -240,21 +261,25 @@ export function createEehrxfService(graph: GraphStore) {
 export function forUser(c: EehrxfCoverage, user: Pick<SessionUser, "roles">, k: number): EehrxfCoverage {
   if (isSupervisory(user)) return c;
   const shown = (n: CountNode) => (n.suppressed ? null : n.value);
-  const split = (key: string, part: number | null, total: number): CountNode[] => [
-    leaf(key, part ?? 0),
+  const split = (key: string, part: number | null, total: number, patients?: number): CountNode[] => [
+    { ...leaf(key, part ?? 0), forceSuppress: patients !== undefined && isSmall(patients, k) },
     leaf(`${key}:rest`, total - (part ?? 0), true),
   ];
   const categories = c.categories.map((cat) => {
     let readiness = cat.readiness;
-    const profiles = cat.profiles.map((p, i) => {
+    const profiles = cat.profiles.map(({ patients: who = [], ...p }, i) => {
       const total = p.resources ?? 0;
       const groups = [
-        split("conformant", p.conformant, total),
-        ...p.elements.map((e) => split(e.path, e.present, total)),
+        split("conformant", p.conformant, total, who[1]),
+        ...p.elements.map((e, j) => split(e.path, e.present, total, who[j + 2])),
       ];
       const r = cat.readiness;
       const extra = i === 0 ? split("ready", r.partial?.count ?? r.ready, total) : null;
-      const root = protect({ key: p.id, value: total, groups: extra ? [...groups, extra] : groups }, k);
+      const all = extra ? [...groups, extra] : groups;
+      const root = protect(
+        { key: p.id, value: total, forceSuppress: isSmall(who[0] ?? 0, k), groups: all },
+        k,
+      );
       const at = (n: CountNode, pct: number | null) => (n.suppressed ? null : pct);
       if (extra) {
         const cell = extra[0];

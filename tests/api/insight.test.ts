@@ -219,6 +219,7 @@ describe("GET /api/eehrxf and GET /api/overview", () => {
   it("withholds counts from 1 to k−1 (and what would give them back) from a data user, not from the access body", async () => {
     type Profile = {
       id: string;
+      patients?: number[];
       resources: number | null;
       conformant: number | null;
       coverage: number | null;
@@ -237,6 +238,7 @@ describe("GET /api/eehrxf and GET /api/overview", () => {
     const discharge = exact.find((c) => c.id === "discharge")!;
     expect(discharge.profiles[0].resources).toSatisfy(small);
     expect(discharge.readiness.total).toBe(discharge.profiles[0].resources);
+    expect(discharge.profiles[0].patients?.[0]).toBe(1);
     const withheld = user.find((c) => c.id === "discharge")!;
     expect(withheld.readiness).toMatchObject({ total: null, ready: null, coverage: null });
     expect(withheld.profiles[0]).toMatchObject({ resources: null, conformant: null, coverage: null });
@@ -245,6 +247,7 @@ describe("GET /api/eehrxf and GET /api/overview", () => {
     // nowhere a count from 1 to 4, and no percentage of a withheld count to recompute it from
     for (const c of user)
       for (const p of c.profiles) {
+        expect(p).not.toHaveProperty("patients");
         for (const n of [p.resources, p.conformant, ...p.elements.map((e) => e.present)])
           expect(n).not.toSatisfy(small);
         if (p.conformant === null) expect(p.coverage).toBeNull();
