@@ -8,6 +8,7 @@ import {
   type PermitRef,
 } from "./permits";
 import {
+  defaultDatasets,
   termsOfAsset,
   type AssetTerms,
   DSP_PROTOCOL,
@@ -230,9 +231,13 @@ async function requiredPermit(
   const known = organisationOfContext(participantId);
   const did = await didOfParticipant(rt, participantId, signal);
   const { disclosure } = terms;
-  // a dataset withdrawn from the catalogue releases no record (graph-data-source.ts): no contract rests on it (0123)
+  // a dataset withdrawn from the catalogue releases no record (graph-data-source.ts): no contract rests on it (0123);
+  // the asset's default dataset not published yet counts, as at its registration (assets.ts, 0096)
+  const unpublished = defaultDatasets(assetId);
   const held = await Promise.all(
-    terms.datasets.map(async (d) => !rt.datasetHolder || (await rt.datasetHolder(d)) !== undefined),
+    terms.datasets.map(
+      async (d) => !rt.datasetHolder || unpublished.includes(d) || (await rt.datasetHolder(d)) !== undefined,
+    ),
   );
   const datasets = terms.datasets.filter((_, i) => held[i]);
   if (!datasets.length) throw notFound(NOT_IN_CATALOGUE(assetId, terms.datasets));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { standInPermits } from "../support/permits";
 import { grantedPermit } from "../support/permits-granted";
 import { startTestServer, type TestServer } from "../support/server";
 import { sendJson, signIn, type Signed } from "../support/signin";
@@ -116,5 +117,22 @@ describe("a dataset withdrawn from the catalogue is no longer contracted for (de
         `pharmaco -> ${ALPHA_DID}: omop-cohort-statistics (no data permit)`,
       ]),
     );
+  });
+
+  it("an asset drawn from its own default dataset, not published yet, is still contracted for (as registered: 0096)", async () => {
+    // a permit register that holds one for every dataset: only the catalogue check is under test
+    server.services.dataspace.usePermits(standInPermits);
+    const draft = `draft-${Date.now().toString(36)}`;
+    const asset = await send("clinic", "/api/assets", {
+      participantId: ALPHA,
+      assetId: draft,
+      name: draft,
+      disclosure: "aggregate",
+      policyId: "policy-secondary-use",
+    });
+    expect(asset.status).toBe(201);
+    const offer = await offered(draft);
+    const started = await negotiate(draft, offer.address, offer.offer!.id);
+    expect([started.status, started.body.state]).toEqual([201, "FINALIZED"]);
   });
 });
