@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { EEHRXF_ROLES } from "../../lib/access.server";
-import { forUser } from "../../../server/eehrxf/service";
+import { forUser } from "./coverage.server";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "EEHRxF coverage · Health Dataspace Hub" }];
