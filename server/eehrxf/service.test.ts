@@ -5,9 +5,12 @@ import { forUser, type EehrxfCoverage } from "./service";
 
 const insight = seededInsightPerFile(60);
 
+/** the access body sees the answer as built: exact counts */
+const ACCESS_BODY = { roles: ["HDAB_AUTHORITY" as const] };
+
 describe("EEHRxF coverage", () => {
   it("lists the five priority categories with their HL7 Europe / IPS profiles", async () => {
-    const c = await insight.eehrxf.coverage();
+    const c = await insight.eehrxf.coverage(ACCESS_BODY);
     expect(c.categories.map((x) => x.id)).toEqual([
       "patient-summary",
       "eprescription",
@@ -25,7 +28,7 @@ describe("EEHRxF coverage", () => {
   });
 
   it("computes coverage from the data", async () => {
-    const c = await insight.eehrxf.coverage();
+    const c = await insight.eehrxf.coverage(ACCESS_BODY);
     const g = insight.graph;
     const lab = c.categories.find((x) => x.id === "laboratory")!;
     const labObs = (await findAll(g, "Observation")).filter((o) => o.properties.category === "laboratory");
@@ -55,11 +58,11 @@ describe("EEHRxF coverage", () => {
 
     expect(c.categories.find((x) => x.id === "imaging")!.readiness.total).toBe(0);
     // kept per graph version as built: the same answer again, encoded once at the edge
-    expect(await insight.eehrxf.coverage()).toBe(c);
+    expect(await insight.eehrxf.coverage(ACCESS_BODY)).toBe(c);
   });
 
   it("withholds small counts and the counts they could be recomputed from, except from the supervisory roles", async () => {
-    const c = await insight.eehrxf.coverage();
+    const c = await insight.eehrxf.coverage(ACCESS_BODY);
     expect(forUser(c, { roles: ["HDAB_AUTHORITY"] }, 5)).toBe(c);
     // 40 lab results, 2 of them not conformant, an element present in 3
     const edited: EehrxfCoverage = structuredClone(c);

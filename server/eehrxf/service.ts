@@ -236,15 +236,22 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
   };
 }
 
-export function createEehrxfService(graph: GraphStore) {
+export function createEehrxfService(graph: GraphStore, k: number) {
   const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
-  // the answer kept per graph version, as built (its cache note the build's): encoded once at the edge
-  const answers = createKept<EehrxfCoverage>({ max: 4 });
+  // the answer kept per graph version and what the caller may see (exact, or under k), as built (its cache
+  // note the build's): encoded once at the edge
+  const answers = createKept<EehrxfCoverage>({ max: 8 });
   return {
-    async coverage(): Promise<EehrxfCoverage> {
+    /** the coverage as `user` may see it (`forUser`) */
+    async coverage(user: Pick<SessionUser, "roles">): Promise<EehrxfCoverage> {
       const { value, hit, builtMs, version } = await cache.get();
-      return answers({ caller: EVERYONE, versions: [version] }, async () =>
-        deepFrozen({ ...value, graphVersion: version, cache: { hit, builtMs } }),
+      const exact = () =>
+        answers({ caller: EVERYONE, versions: [version] }, async () =>
+          deepFrozen({ ...value, graphVersion: version, cache: { hit, builtMs } }),
+        );
+      if (isSupervisory(user)) return exact();
+      return answers({ caller: `k=${k}`, versions: [version] }, async () =>
+        deepFrozen(forUser(await exact(), user, k)),
       );
     },
   };
@@ -255,8 +262,8 @@ export function createEehrxfService(graph: GraphStore) {
  * complementary suppression (server/federated/suppression.ts) to everyone but the supervisory roles
  * (isSupervisory). One tree per profile: its resources, partitioned into conformant or not, into
  * having each element or not, and (the category's first profile) into ready or not; a percentage
- * of a withheld count is withheld too. The counts are of resources (records): one below k is of
- * fewer than k patients.
+ * of a withheld count is withheld too. A count is of resources (records) and is withheld also when
+ * it is of fewer than k patients (`patients`, which only the supervisory roles are shown).
  */
 export function forUser(c: EehrxfCoverage, user: Pick<SessionUser, "roles">, k: number): EehrxfCoverage {
   if (isSupervisory(user)) return c;

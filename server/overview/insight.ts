@@ -36,7 +36,7 @@ export function createInsightServices(deps: {
       proxyUrl: config.nlqProxyUrl,
       timeoutMs: config.upstreamTimeoutMs,
     }),
-    eehrxf: createEehrxfService(graph),
+    eehrxf: createEehrxfService(graph, k),
     overview: createOverviewService(graph),
   };
 }

@@ -6,15 +6,13 @@ import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { EEHRXF_ROLES } from "../../lib/access.server";
-import { forUser } from "./coverage.server";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "EEHRxF coverage · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, EEHRXF_ROLES);
-  const { eehrxf, config } = context.services;
-  return { c: forUser(await eehrxf.coverage(), user, config.federatedK) };
+  return { c: await context.services.eehrxf.coverage(user) };
 }
 
 /** a count, or "withheld" where the small-count rule holds it back */
