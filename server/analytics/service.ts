@@ -98,7 +98,8 @@ export function createAnalyticsService(deps: {
       rows: suppressed ? null : s.rows,
       persons: suppressed ? null : s.persons.length,
       suppressed,
-      display_persons: suppressed ? `<${scopeK}` : String(s.persons.length),
+      // as published() shows a count: the same text for a small one and one withheld to protect it
+      display_persons: published({ key: s.code, value: s.persons.length, suppressed }, scopeK).display,
     };
   }
 

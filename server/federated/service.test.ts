@@ -157,7 +157,12 @@ describe("GET /api/federated service", () => {
     expect(truth).toBeLessThanOrEqual(4);
     const s = await insight.federated.summary(q("condition=tendon%20rupture"), ADMIN);
     // one public reason for a count below k and for a complementary one (publicReason)
-    expect(s.cohort).toMatchObject({ count: null, suppressed: true, reason: "small-count", display: "<5" });
+    expect(s.cohort).toMatchObject({
+      count: null,
+      suppressed: true,
+      reason: "small-count",
+      display: "<5 or withheld",
+    });
     for (const c of [...s.environments, ...s.strata.gender, ...s.strata.ageBand])
       expect(c).toMatchObject({ count: null, suppressed: true });
   });
@@ -174,7 +179,7 @@ describe("GET /api/federated service", () => {
       if (tree.suppressed || !group) continue;
       const s = await insight.federated.summary(q(`condition=${condition.code}`), ADMIN);
       expect(s.k).toBe(5);
-      const cells = new Map<string, { suppressed: boolean; reason?: string }>([
+      const cells = new Map<string, { suppressed: boolean; reason?: string; display: string }>([
         ...s.environments.map((e) => [`holder:${e.holder}`, e] as const),
         ...s.strata.gender.map((g) => [`gender:${g.key}`, g] as const),
         ...s.strata.ageBand.map((a) => [`age:${a.key}`, a] as const),
@@ -183,6 +188,8 @@ describe("GET /api/federated service", () => {
       const complementary = cells.get(group.find((c) => c.reason === "complementary")!.key);
       expect(primary).toMatchObject({ suppressed: true, reason: "small-count" });
       expect(complementary).toMatchObject({ suppressed: true, reason: "small-count" });
+      // and one display, true of both: the complementary count may be 5 or more, so not "<5" (0093)
+      expect([primary?.display, complementary?.display]).toEqual(["<5 or withheld", "<5 or withheld"]);
       for (const c of [s.cohort, ...cells.values()])
         expect(["small-count", "parent-suppressed", "differencing", undefined]).toContain(c.reason);
       found++;

@@ -257,11 +257,19 @@ export const publishedCount = z.object({
     .describe(
       '"small-count" for a count from 1 to k−1 and for one suppressed so that such a count cannot be recomputed, alike',
     ),
-  display: z.string().describe('the count, or "<k" when suppressed'),
+  display: z
+    .string()
+    .describe(
+      'the count, or "<k or withheld" when suppressed: a count from 1 to k−1 and one withheld to protect it read alike',
+    ),
 });
 export type PublishedCount = z.infer<typeof publishedCount>;
 
-/** the one place a count is published: its reason told by publicReason() */
+/**
+ * The one place a count is published: its reason told by publicReason(), its display one text true of both
+ * kinds alike, a count from 1 to k−1 and one withheld so that such a count cannot be recomputed (that may be k
+ * or more): "<k or withheld", short for a table cell (the questions say it at length, server/nlq/execute.ts).
+ */
 export function published(node: CountNode, k: number | null): PublishedCount {
   if (node.suppressed)
     return {
@@ -269,7 +277,7 @@ export function published(node: CountNode, k: number | null): PublishedCount {
       count: null,
       suppressed: true,
       reason: node.reason && publicReason(node.reason),
-      display: `<${k ?? MIN_K}`,
+      display: `<${k ?? MIN_K} or withheld`,
     };
   return { key: node.key, count: node.value, suppressed: false, display: String(node.value) };
 }

@@ -18,7 +18,7 @@ const withheld = (key: string) => ({
   count: null,
   suppressed: true,
   reason: "small-count",
-  display: "<5",
+  display: "<5 or withheld",
 });
 
 /**
