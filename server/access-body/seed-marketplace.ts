@@ -100,7 +100,11 @@ export function seedMarketplace(ctx: {
       addPermit(permit);
     }
     w.seed(story, org.displayName, null, {
-      title: `${PURPOSE_TITLES[purpose]}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
+      // the approval's own title (the programme patients see), else one from its purpose and datasets
+      title:
+        typeof p.title === "string"
+          ? p.title
+          : `${PURPOSE_TITLES[purpose]}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
       summary: `Application recorded in the marketplace approval ${a.id} (${String(p.legalBasis ?? "EHDS Art. 68")}).`,
       purpose,
       datasets,

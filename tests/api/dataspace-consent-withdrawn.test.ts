@@ -69,4 +69,19 @@ describe("a permit granted on an application is a programme a patient can withdr
     expect(after.length).toBeGreaterThan(0);
     expect(after).not.toContain(pseudonym);
   });
+
+  it("a seeded programme is named as the application the access body recorded from its approval, not by a purpose code", async () => {
+    const [first] = await linked(server.services.graph, DIABETES, "INCLUDES", "out", 1);
+    const research = await send("admin", `/api/patient/research?patientId=${first.id}`);
+    const applications = await send("regulator", "/api/compliance/applications");
+    const seeded = (applications.body as Json[]).filter((a) => a.seeded === "marketplace");
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const a of seeded) {
+      const programme = research.body.find((s: Json) => s.studyId === a.approvalNodeId);
+      expect([programme?.studyId, programme?.title]).toEqual([a.approvalNodeId, a.title]);
+    }
+    expect(research.body.find((s: Json) => s.studyId === "approval-0001")?.title).toBe(
+      "Research: Type 2 diabetes cohort, AlphaKlinik Berlin",
+    );
+  });
 });

@@ -51,6 +51,7 @@ const DATASETS: readonly DatasetSpec[] = [
 ];
 
 export const datasetId = (slug: string) => `dataset-${slug}`;
+export const datasetTitle = (slug: string) => DATASETS.find((d) => d.slug === slug)?.title ?? datasetId(slug);
 export const DATASET_IDS: readonly string[] = DATASETS.map((d) => datasetId(d.slug));
 
 /** ids of the datasets that cover this patient */

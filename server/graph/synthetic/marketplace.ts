@@ -4,7 +4,7 @@
  * contracts users agreed with holders (each with its ODRL agreement) and the access body's
  * data permits approving them.
  */
-import { datasetId } from "./catalogue";
+import { datasetId, datasetTitle } from "./catalogue";
 import { ORGANISATIONS, organisation, participantId } from "./organisations";
 import { REFERENCE_DAY, STREAM } from "./population";
 import { Prng, isoDate, isoDateTime } from "./prng";
@@ -17,6 +17,12 @@ const PURPOSE = {
   statistics: "officialStatistics",
 } as const;
 type Purpose = (typeof PURPOSE)[keyof typeof PURPOSE];
+/** a purpose as a research programme's title names it (the access body's application titles, seed-data.ts) */
+const PURPOSE_TITLE: Record<Purpose, string> = {
+  scientificResearch: "Research",
+  healthCareAndMedicinalProductSafety: "Public health and safety",
+  officialStatistics: "Statistics",
+};
 
 // prettier-ignore
 const PRODUCTS = [
@@ -200,6 +206,8 @@ export function writeMarketplace(out: RecordBuffer, seed: number, anchorDay: num
     const decisionDay = c.state.permit === "PENDING" ? null : applicationDay + rng.int(10, 19);
     const approval = out.node("HDABApproval", `approval-${number}`, {
       permitNumber: `MEDREG-DP-${isoDate(decisionDay ?? applicationDay).slice(0, 4)}-${number}`,
+      // the research programme a patient sees (0119): its purpose and the dataset of the contract it approves
+      title: `${PURPOSE_TITLE[c.purpose]}: ${datasetTitle(c.dataset)}`,
       status: c.state.permit,
       applicant: consumer.slug,
       applicationDate: isoDate(applicationDay),
