@@ -101,6 +101,7 @@ describe.each(storeDialects())("a permit cut-off's attempt within its lease on %
       assetId: "fhir-cohort-bundle",
       permitId: PERMIT,
       disclosure: "pseudonymised",
+      datasets: [],
     });
 
     const first = one

@@ -1,4 +1,11 @@
-import { badGateway, isApiError, notFound, serviceUnavailable } from "../http/errors";
+import {
+  badGateway,
+  describeError,
+  isApiError,
+  notFound,
+  serviceUnavailable,
+  storeError,
+} from "../http/errors";
 import { didOfParticipant } from "./assets";
 import {
   NO_PERMIT_REGISTER,
@@ -211,14 +218,35 @@ async function providerOffer(
     };
   } catch (e) {
     if (callerMistake(e, { notFound: "", invalid: "" })) return none;
-    throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
+    throw badGateway("Failed to initiate contract negotiation", describeUpstream(e)).because(
+      "provider's catalogue not read",
+    );
   }
+}
+
+/**
+ * Those of an asset's `datasets` the catalogue holds (all without one); its default datasets, not
+ * published yet, count, as at its registration (assets.ts, 0096).
+ */
+export async function inCatalogue(
+  rt: DataspaceRuntime,
+  assetId: string,
+  datasets: readonly string[],
+): Promise<string[]> {
+  const unpublished = defaultDatasets(assetId);
+  const held = await Promise.all(
+    datasets.map(
+      async (d) => !rt.datasetHolder || unpublished.includes(d) || (await rt.datasetHolder(d)) !== undefined,
+    ),
+  );
+  return datasets.filter((_, i) => held[i]);
 }
 
 /**
  * The data permit a contract for `assetId` in `participantId`'s name rests on (EHDS Art. 68): the
  * access body's valid permit that names the context's organisation and the asset's dataset; a 403
- * naming the missing permit when there is none, a 404 when the catalogue holds none of the asset's datasets.
+ * naming the missing permit when there is none, a 404 when the catalogue holds none of the asset's datasets;
+ * each refusal carries the reason its audit line gives (ApiError `because`).
  */
 async function requiredPermit(
   rt: DataspaceRuntime,
@@ -227,28 +255,27 @@ async function requiredPermit(
   terms: AssetTerms,
   signal?: AbortSignal,
 ): Promise<PermitRef> {
-  if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
+  if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER).because("permit register unavailable");
   const known = organisationOfContext(participantId);
   const did = await didOfParticipant(rt, participantId, signal);
   const { disclosure } = terms;
-  // a dataset withdrawn from the catalogue releases no record (graph-data-source.ts): no contract rests on it (0123);
-  // the asset's default dataset not published yet counts, as at its registration (assets.ts, 0096)
-  const unpublished = defaultDatasets(assetId);
-  const held = await Promise.all(
-    terms.datasets.map(
-      async (d) => !rt.datasetHolder || unpublished.includes(d) || (await rt.datasetHolder(d)) !== undefined,
-    ),
-  );
-  const datasets = terms.datasets.filter((_, i) => held[i]);
-  if (!datasets.length) throw notFound(NOT_IN_CATALOGUE(assetId, terms.datasets));
+  // a dataset withdrawn from the catalogue releases no record (graph-data-source.ts): no contract rests on it (0123)
+  const datasets = await inCatalogue(rt, assetId, terms.datasets);
+  if (!datasets.length)
+    throw notFound(NOT_IN_CATALOGUE(assetId, terms.datasets)).because(
+      "none of its datasets in the catalogue",
+    );
   const permit = did ? await rt.permits.validFor(did, datasets, disclosure) : undefined;
   if (permit) return permit;
   const organisation = known?.name ?? did ?? participantId;
   // a permit names the organisation and the dataset, but for anonymised data: say so, not "no permit"
   const anonymised =
     did && disclosure !== "aggregate" ? await rt.permits.validFor(did, datasets, "aggregate") : undefined;
-  if (anonymised) throw permitForAnonymisedData(anonymised.id, organisation, assetId, datasets);
-  throw permitMissing(organisation, assetId, datasets);
+  if (anonymised)
+    throw permitForAnonymisedData(anonymised.id, organisation, assetId, datasets).because(
+      "data permit for anonymised data only",
+    );
+  throw permitMissing(organisation, assetId, datasets).because("no data permit");
 }
 
 export async function startNegotiation(
@@ -259,18 +286,15 @@ export async function startNegotiation(
   // one time-out for the whole write: the permit's context, the offer and the request share it, so a
   // slow connector answers 502 within UPSTREAM_TIMEOUT_MS, not once per call
   const deadline = operationDeadline(rt);
-  let offer: Awaited<ReturnType<typeof providerOffer>> | undefined;
+  let offer: Awaited<ReturnType<typeof providerOffer>>;
   let permit: PermitRef;
   try {
     offer = await providerOffer(rt, req, deadline);
     permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms, deadline);
   } catch (e) {
     const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
-    const why = !offer
-      ? "provider's catalogue not read"
-      : isApiError(e) && e.status === 404
-        ? "none of its datasets in the catalogue"
-        : "no data permit";
+    // the refusal's own reason (given where it is made), else what failed on the way
+    const why = (isApiError(e) && e.reason) || `not checked: ${describeError(storeError(e) ?? e)}`;
     await record(rt, {
       action: "negotiation.start",
       actor,
@@ -299,6 +323,7 @@ export async function startNegotiation(
     assetId: req.assetId,
     permitId: permit.id,
     disclosure: offer.terms.disclosure,
+    datasets: offer.terms.datasets,
   });
   await record(rt, {
     action: "negotiation.start",

@@ -92,6 +92,8 @@ export interface ContractPermit {
   agreementId: string | null;
   /** what the asset's terms disclose, as the provider's offer carried them when the contract was asked for */
   disclosure: Disclosure;
+  /** the asset's datasets, as that offer named them (rows of before: none known) */
+  datasets: readonly string[];
 }
 
 /** which permit each negotiation started here rests on */
@@ -113,6 +115,10 @@ export async function createContractPermits(rel: Relational) {
   await rel.migrate("dataspace-contract-permits-2", async (m) => {
     await m.schema.alterTable(TABLE).addColumn("disclosure", "text").execute();
   });
+  // the asset's datasets as the offer named them, JSON (decision 0123: which of them were withdrawn since)
+  await rel.migrate("dataspace-contract-permits-3", async (m) => {
+    await m.schema.alterTable(TABLE).addColumn("datasets", "text").execute();
+  });
   type Row = {
     negotiation_id: string;
     participant_id: string;
@@ -120,6 +126,7 @@ export async function createContractPermits(rel: Relational) {
     permit_id: string;
     agreement_id: string | null;
     disclosure: string | null;
+    datasets: string | null;
   };
   /** the rows whose columns hold these values, by creation time */
   async function rowsWhere(values: Record<string, string>, order: "asc" | "desc"): Promise<ContractPermit[]> {
@@ -136,6 +143,7 @@ export async function createContractPermits(rel: Relational) {
       disclosure: DISCLOSURES.includes(r.disclosure as Disclosure)
         ? (r.disclosure as Disclosure)
         : MOST_RESTRICTIVE,
+      datasets: r.datasets ? (JSON.parse(r.datasets) as string[]) : [],
     }));
   }
   return {
@@ -149,6 +157,7 @@ export async function createContractPermits(rel: Relational) {
           permit_id: r.permitId,
           agreement_id: null,
           disclosure: r.disclosure,
+          datasets: JSON.stringify(r.datasets),
           created_at: Date.now(),
         })
         .execute();

@@ -161,6 +161,7 @@ async function hub(
     assetId: ASSET,
     permitId: PERMIT_ID,
     disclosure: "pseudonymised",
+    datasets: [],
   });
   await ds.runtime.contractPermits.setAgreement(NEGOTIATION, AGREEMENT);
   const pulls = async () =>

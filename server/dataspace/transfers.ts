@@ -21,6 +21,7 @@ import { FOR_ANONYMISED_DATA_ONLY, NO_PERMIT_REGISTER, type ContractPermit } fro
 import { dataPlaneUrl } from "./address";
 import { pullRefusalOf, type PullAddressRefused } from "./pull-connect";
 import { mergeById } from "./merge";
+import { inCatalogue } from "./negotiations";
 import { agreementOf, audited, operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
@@ -195,6 +196,8 @@ export interface PulledData {
   data: unknown;
   /** the data permit the data left under */
   permitId: string;
+  /** datasets of the contract withdrawn from the catalogue since (0123): `data` holds none of their records */
+  withdrawnDatasets?: string[];
 }
 
 const MAX_PULL_BYTES = 5_000_000;
@@ -203,6 +206,9 @@ export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
   state === FOR_ANONYMISED_DATA_ONLY
     ? `Data permit ${permitId} is ${state}: no pseudonymised records leave under it`
     : `Data permit ${permitId} is ${state}: no further data leaves under it`;
+
+const DATASETS_WITHDRAWN = (contractId: string, datasets: string) =>
+  `Every dataset contract ${contractId} covers has been withdrawn from the catalogue (${datasets}): no record of it leaves, nothing was pulled`;
 
 export const ENDPOINT_NOT_PROVIDERS =
   "The endpoint data reference does not point at the provider's own host: nothing was pulled from it";
@@ -254,6 +260,8 @@ async function permitOfContract(
  * (graph-bridge.ts); the hub releases them again itself, which changes nothing it had released, so an
  * embedded and a real connector hand on the same. What left, and every pull the permit or the endpoint
  * check refused, is on the audit log (`transfer.pull`, naming the permit), written before the data is handed on.
+ * A contract whose datasets were all withdrawn from the catalogue since is refused (410, 0123); one with some
+ * left releases those, and the answer names the withdrawn ones (`withdrawnDatasets`).
  */
 export async function pullTransferData(
   rt: DataspaceRuntime,
@@ -283,6 +291,16 @@ export async function pullTransferData(
   if (state !== "ACTIVE") {
     await record(rt, { action: "transfer.pull", actor, target, outcome: `refused: permit ${state}` });
     throw forbidden(PERMIT_NOT_VALID(permitId, state));
+  }
+  // of the contract's datasets its permit names, those withdrawn from the catalogue since release no record (0123): said
+  const covered = await rt.permits.namedIn(permitId, contract.datasets);
+  const held = await inCatalogue(rt, contract.assetId, covered);
+  const withdrawn = covered.filter((d) => !held.includes(d));
+  const gone = withdrawn.join(", ");
+  if (gone && !held.length) {
+    const outcome = `refused: datasets withdrawn (${gone})`;
+    await record(rt, { action: "transfer.pull", actor, target, outcome });
+    throw new ApiError(410, DATASETS_WITHDRAWN(contractId, gone));
   }
   let edr;
   try {
@@ -335,6 +353,14 @@ export async function pullTransferData(
   }
   const released = release(data, disclosure, rt.releaseSecret, permitId);
   // on record before it is handed on: no data leaves under a permit without its entry
-  await record(rt, { action: "transfer.pull", actor, target, outcome: "success" });
-  return { transferId, endpoint: edr.endpoint, contentType: "application/json", data: released, permitId };
+  const pulled = gone ? `${target}; withdrawn: ${gone}` : target;
+  await record(rt, { action: "transfer.pull", actor, target: pulled, outcome: "success" });
+  const answer = {
+    transferId,
+    endpoint: edr.endpoint,
+    contentType: "application/json",
+    data: released,
+    permitId,
+  };
+  return gone ? { ...answer, withdrawnDatasets: withdrawn } : answer;
 }

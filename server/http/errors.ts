@@ -9,6 +9,8 @@ import { heldResponse, plainHeadersOf } from "./node-adapter";
  */
 export class ApiError extends Error {
   readonly isApiError = true as const;
+  /** why it was refused, as the audit line says it (never sent); given where the refusal is made (`because`) */
+  reason?: string;
   constructor(
     public readonly status: number,
     message: string,
@@ -18,6 +20,10 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
+  }
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 }
 

@@ -154,6 +154,12 @@ function TransferView({
               Pulled at {formatTime(pulled.at)} from <code className="wrap">{pulled.endpoint}</code> (
               {pulled.contentType})
             </p>
+            {pulled.withdrawnDatasets ? (
+              <p className="notice small" data-testid="transfer-withdrawn">
+                Withdrawn from the catalogue since the contract, so none of their records is here:{" "}
+                {pulled.withdrawnDatasets.join(", ")}
+              </p>
+            ) : null}
             <FhirRecords data={pulled.data} name={`${t.assetId || "transfer"}-${t.id.slice(0, 8)}`} />
           </>
         ) : null}
