@@ -100,7 +100,7 @@ export function cohortWithheld(cohort: NonNullable<RawResult["cohort"]>, k: numb
   return publicReason(cohort.node.reason ?? "below-k") === "small-count"
     ? `The cohort's count is suppressed: fewer than ${k} ${cohort.name}, or a count that would let such a count ` +
         `be recomputed. No rows are shown, so that no one in it can be singled out (k = ${k}).`
-    : `The cohort's count is suppressed (<${k}) so that another count cannot be recomputed from it; ` +
+    : `The cohort's count is withheld so that another count cannot be recomputed from it; ` +
         `no rows are shown (k = ${k}).`;
 }
 
