@@ -12,10 +12,9 @@ export class BodyError extends Error {
   }
 }
 
-/** body-parser's test for a request body: a Transfer-Encoding, or a Content-Length (even 0) */
+/** a request body that may hold something: a Transfer-Encoding, or a Content-Length above 0 */
 function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && !isNaN(Number(length)));
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"]) > 0;
 }
 
 /** the media type of a Content-Type header, lower case, without parameters */
@@ -51,12 +50,19 @@ const FORM_PARAMETER_LIMIT = 1000;
 
 /**
  * The URL-encoded form in the body of `req`, as `express.urlencoded({ extended: false, limit: "8kb" })`
- * gave it: `{}` for a request without a body or with another content type (its body is left unread);
- * 415 for a charset other than utf-8 or a compressed body, 413 for more than 8 kB or 1000 fields.
+ * gave it (`{}` for a request without a body), but a body of another content type is refused with 415
+ * (its body left unread), as are a charset other than utf-8 and a compressed body; 413 for more than
+ * 8 kB or 1000 fields.
  */
 export async function readForm(req: IncomingMessage): Promise<FormFields> {
   const contentType = req.headers["content-type"];
-  if (!hasBody(req) || mediaType(contentType) !== "application/x-www-form-urlencoded") return {};
+  if (!hasBody(req)) return {};
+  const type = mediaType(contentType);
+  if (type !== "application/x-www-form-urlencoded")
+    throw new BodyError(
+      415,
+      `The sign-in form must be sent as application/x-www-form-urlencoded, not "${type}"`,
+    );
   const charset = charsetOf(contentType) ?? "utf-8";
   if (charset !== "utf-8")
     throw new BodyError(415, `The sign-in form must be sent as UTF-8, not "${charset.toUpperCase()}"`);

@@ -191,13 +191,21 @@ describe("the sign-in routes", () => {
     expect(stand.results).toEqual([{ login: { accountId: "clinic", amr: ["pwd"] } }]);
   });
 
-  it("reads no body but a URL-encoded utf-8 one, as express.urlencoded did", async () => {
-    // another content type: an empty form (the wrong-password page), its body unread
-    const plain = await send("POST", "/uid-1", "username=clinic&password=clinic", {
-      "content-type": "text/plain",
-    });
-    expect(plain.status).toBe(401);
-    expect(plain.text).toContain("Unknown username or wrong password.");
+  it("reads no body but a URL-encoded utf-8 one: another type is refused with 415 JSON, looking at nothing", async () => {
+    for (const [type, body] of [
+      ["text/plain", "username=clinic&password=clinic"],
+      ["application/json", '{"username":"clinic","password":"clinic"}'],
+    ]) {
+      const refused = await send("POST", "/uid-1", body, { "content-type": type });
+      expect([refused.status, refused.headers["content-type"], JSON.parse(refused.text)]).toEqual([
+        415,
+        "application/json; charset=utf-8",
+        { error: `The sign-in form must be sent as application/x-www-form-urlencoded, not "${type}"` },
+      ]);
+    }
+    expect(stand.lookups).toBe(0);
+    // no body at all is an empty form (the wrong-password page)
+    expect((await send("POST", "/uid-1")).status).toBe(401);
     // a field sent twice is no value
     expect((await send("POST", "/uid-1", "username=clinic&password=clinic&password=x", FORM)).status).toBe(
       401,
@@ -216,7 +224,7 @@ describe("the sign-in routes", () => {
     ]);
   });
 
-  it("answers an expired sign-in with its page, anything unexpected with 500", async () => {
+  it("answers an expired sign-in with its page, anything unexpected with the API's 500 JSON, logged once", async () => {
     stand.details = () => {
       throw new errors.SessionNotFound("interaction session not found");
     };
@@ -230,11 +238,12 @@ describe("the sign-in routes", () => {
         throw new Error("database gone");
       };
       const failed = await send("POST", "/uid-1/abort");
-      expect([failed.status, failed.headers["content-type"], failed.text]).toEqual([
+      expect([failed.status, failed.headers["content-type"], JSON.parse(failed.text)]).toEqual([
         500,
-        "text/plain; charset=utf-8",
-        "Internal Server Error",
+        "application/json; charset=utf-8",
+        { error: "Internal server error" },
       ]);
+      expect(failed.text).not.toContain("database gone");
       expect(logged).toHaveBeenCalledOnce();
     } finally {
       logged.mockRestore();

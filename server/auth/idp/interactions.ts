@@ -1,8 +1,8 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
-import { json } from "../../http/errors";
-import { sendText, sendWebResponse } from "../../http/node-adapter";
+import { errorResponse, json } from "../../http/errors";
+import { answerFailed, sendText, sendWebResponse } from "../../http/node-adapter";
 import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
 import { sameSecret } from "../../config/same-secret";
@@ -156,9 +156,7 @@ export function interactionRoutes({
     uid: string,
   ): void {
     action(req, res, uid).catch((err: unknown) => {
-      const refused = err instanceof errors.SessionNotFound || err instanceof BodyError;
-      if (!refused) console.error("identity provider: sign-in page failed", err);
-      if (res.headersSent) res.end();
+      if (res.headersSent) answerFailed(res, "identity provider", err);
       else if (err instanceof errors.SessionNotFound)
         sendHtml(
           res,
@@ -170,7 +168,7 @@ export function interactionRoutes({
           ),
         );
       else if (err instanceof BodyError) sendError(res, err.status, err.message);
-      else sendText(res, 500, "Internal Server Error");
+      else void sendWebResponse(res, errorResponse(err)); // the API's 500 (or a store's 503), logged once
     });
   }
 
