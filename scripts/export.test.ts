@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -45,6 +46,18 @@ describe("the export's --out folder", () => {
     );
     expect(readdirSync(dir).sort()).toEqual(["keep.txt", "src"]);
   });
+
+  it("ends a refusal on the command line with its message alone, no stack, exit 1", () => {
+    writeFileSync(path.join(dir, "keep.txt"), "mine");
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/export.ts", "--out", dir], {
+      encoding: "utf8",
+    });
+    expect([run.status, run.stderr]).toEqual([
+      1,
+      `--out ${dir} is not empty and holds no earlier export (no .hub-export file): not deleting it; give an empty or new folder\n`,
+    ]);
+    expect(readdirSync(dir)).toEqual(["keep.txt"]);
+  }, 120_000);
 
   it("clears an earlier export (its marker file) or an empty or new folder, and marks it", () => {
     writeFileSync(path.join(dir, ".hub-export"), "");

@@ -109,10 +109,13 @@ function arg(name: string): string | undefined {
 /** the file an export leaves in --out: only a folder holding it (or an empty one) is cleared by the next export */
 export const EXPORT_MARKER = ".hub-export";
 
+/** a refusal of the command's arguments: printed as its message alone, without a stack */
+class Refusal extends Error {}
+
 /** empties --out for a new export, refusing a folder that holds anything but an earlier export */
 export function clearOut(out: string): void {
   if (existsSync(out) && readdirSync(out).length && !existsSync(path.join(out, EXPORT_MARKER)))
-    throw new Error(
+    throw new Refusal(
       `--out ${out} is not empty and holds no earlier export (no ${EXPORT_MARKER} file): not deleting it; give an empty or new folder`,
     );
   rmSync(out, { recursive: true, force: true });
@@ -273,7 +276,7 @@ async function main() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   main().catch((e) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    console.error(e instanceof Refusal ? e.message : e instanceof Error ? (e.stack ?? e.message) : e);
     process.exit(1);
   });
 }
