@@ -1,5 +1,6 @@
 import { decodeJwt, type JWK } from "jose";
 import type { GraphStore } from "../graph";
+import { cappedText } from "../http/limits";
 import type { KeyStore } from "./keys";
 import { PID_VCTS, type PidIdentity } from "./pid";
 import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
@@ -7,8 +8,9 @@ import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
 /**
  * The development wallet (server/eudi/README.md): what a phone's EUDI wallet does, run by the server
  * for the development wallet page so that the whole sign-in works on a fresh machine.
- * It talks only to this hub's own origin and the configured verifier (no requests elsewhere), it
- * does not authenticate verifiers (a real wallet does), and it never runs in production.
+ * It talks only to this hub's own origin and the configured verifier (no requests elsewhere), reads
+ * their answers no further than UPSTREAM_MAX_BYTES (`cappedText`), does not authenticate verifiers
+ * (a real wallet does), and never runs in production.
  */
 
 export interface DevIdentity extends PidIdentity {
@@ -135,12 +137,14 @@ export function createDevWallet(d: {
         signal: AbortSignal.timeout(5000),
       });
       if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as { error_description?: string };
+        const body = (await cappedText(res)
+          .then(JSON.parse)
+          .catch(() => ({}))) as { error_description?: string };
         throw new WalletError(
           `The verifier refused the request: ${body.error_description ?? `HTTP ${res.status}`}`,
         );
       }
-      params = decodeJwt((await res.text()).trim()) as Record<string, unknown>;
+      params = decodeJwt((await cappedText(res)).trim()) as Record<string, unknown>;
     } else if (q.get("request")) {
       params = decodeJwt(q.get("request")!) as Record<string, unknown>;
     } else {
@@ -215,7 +219,9 @@ export function createDevWallet(d: {
       nonce: req.nonce,
     });
     const res = await answer(req, { vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }) });
-    const body = (await res.json().catch(() => ({}))) as {
+    const body = (await cappedText(res)
+      .then(JSON.parse)
+      .catch(() => ({}))) as {
       redirect_uri?: string;
       error_description?: string;
       error?: string;

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../server/config";
 import { createVerifier, type DocumentCache } from "../../server/credentials/verify";
 import { UPSTREAM_MAX_BYTES } from "../../server/http/limits";
+import type { GraphStore } from "../../server/graph";
+import { createDevWallet } from "../../server/eudi/dev-wallet";
+import type { KeyStore } from "../../server/eudi/keys";
 import { createRemoteVerifier } from "../../server/eudi/remote-verifier";
 import { createIssuerTrust } from "../../server/eudi/trust";
 import type { ComponentDeps } from "../../server/operator/component-model";
@@ -13,7 +16,8 @@ import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-do
 
 /**
  * The upstream reads outside the dataspace clients' pool — DID documents and status lists
- * (server/credentials), EUDI issuer metadata and the remote verifier (server/eudi), remote
+ * (server/credentials), EUDI issuer metadata, the remote verifier and the development wallet's reads of
+ * a verifier (server/eudi), remote
  * catalogues of federated discovery (server/operator) — read their answers through `cappedText`: an
  * answer of 40 MB (valid JSON, sent chunked without a length, as fast as the hub reads) is refused
  * once it passes UPSTREAM_MAX_BYTES, within the time-out, without reading it to its end. Before,
@@ -104,6 +108,21 @@ describe("an upstream answer larger than an upstream answer may be", () => {
     huge("GET", "/ui/presentations/t", { vp_token: "x" });
     const answered = await bounded(() => verifier.walletResponse("t"));
     expect(answered).toMatchObject({ code: "UND_ERR_RES_EXCEEDED_MAX_SIZE" });
+  });
+
+  it("is refused as a verifier's request object read by the development wallet", async () => {
+    const wallet = createDevWallet({
+      keys: {} as KeyStore, // the wallet's keys, graph and issuer are not asked for to read a request
+      graph: {} as GraphStore,
+      issuer: () => Promise.reject(new Error("not asked for")),
+      publicUrl: site.url,
+      runtime: { internalOrigin: undefined },
+    });
+    huge("GET", "/request.jwt", { client_id: "x" });
+    const link = `openid4vp://?request_uri=${encodeURIComponent(`${site.url}/request.jwt`)}`;
+    expect(await bounded(() => wallet.inspect(link))).toMatchObject({
+      code: "UND_ERR_RES_EXCEEDED_MAX_SIZE",
+    });
   });
 
   it("is refused as a remote catalogue of federated discovery: the target is not readable", async () => {
