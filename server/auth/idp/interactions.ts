@@ -63,7 +63,8 @@ const ABORT_ROUTE = /^\/([^/]+?)\/abort\/?$/i;
 /**
  * The embedded provider's own sign-in UI, at `<mountPath>/interaction`:
  * - GET  /:uid        the sign-in form (or, for a consent prompt, an automatic first-party grant); HEAD too
- * - POST /:uid        checks `username` / `password` (a URL-encoded form of at most 8 kB, else 413);
+ * - POST /:uid        checks `username` / `password` (a URL-encoded form of at most 8 kB: 413 past it,
+ *                     415 for a body of another type);
  *                     401 and the form again when wrong
  * - POST /:uid/abort  ends the authorization request with `access_denied`
  * As with the express router it replaces: OPTIONS of a route answers its methods in `Allow`, a uid that
