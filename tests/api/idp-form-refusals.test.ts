@@ -36,6 +36,19 @@ describe("the sign-in form's refusals", () => {
     });
   });
 
+  it("a body of another type (JSON): 415 JSON naming the type expected and the one sent", async () => {
+    const answer = await post("/idp/interaction/uid-1", '{"username":"clinic","password":"clinic"}', {
+      "content-type": "application/json",
+    });
+    expect(answered(answer)).toEqual({
+      status: 415,
+      type: "application/json; charset=utf-8",
+      body: {
+        error: 'The sign-in form must be sent as application/x-www-form-urlencoded, not "application/json"',
+      },
+    });
+  });
+
   it("a compressed form: 415 JSON naming its encoding", async () => {
     const answer = await post("/idp/interaction/uid-1", "username=clinic&password=clinic", {
       "content-type": "application/x-www-form-urlencoded",

@@ -114,6 +114,24 @@ describe.each(storeDialects())("the password form's limit per username (%s)", (d
     expect((await post(other, "regulator", "regulator")).status).toBe(303);
   });
 
+  it("counts no post refused for its type (415 JSON): the interaction goes on and the right password then signs in", async () => {
+    const form = await signInForm("patient1");
+    for (let i = 0; i < BUDGET + 1; i++) {
+      const r = await browse(form.jar.clone(), form.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "patient1", password: `wrong-${i}` }),
+      });
+      expect([r.status, await r.json()]).toEqual([
+        415,
+        {
+          error: 'The sign-in form must be sent as application/x-www-form-urlencoded, not "application/json"',
+        },
+      ]);
+    }
+    expect((await post(form, "patient1", "patient1")).status).toBe(303);
+  });
+
   it("gives a burst of wrong passwords sent at once no more tries than the budget", async () => {
     const form = await signInForm("clinic");
     const answers = await Promise.all(
