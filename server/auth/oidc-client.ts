@@ -4,11 +4,10 @@ import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { sameSecret } from "../config/same-secret";
-import { cappedText } from "../http/limits";
+import { cappedJson, cappedText } from "../http/limits";
 import { idTokenClaims, userFromClaims } from "./claims";
 import {
   beforeDeadline,
-  cappedJson,
   keysBeforeDeadline,
   ProviderUnavailableError,
   providerUnavailable,

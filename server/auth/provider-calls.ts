@@ -1,6 +1,6 @@
 import { OAuth2Tokens } from "arctic";
 import { errors as joseErrors, type JWTVerifyGetKey } from "jose";
-import { cappedText } from "../http/limits";
+import { cappedJson } from "../http/limits";
 import type { ProviderVerdict } from "./sessions";
 
 /**
@@ -11,9 +11,6 @@ import type { ProviderVerdict } from "./sessions";
  * a provider that answers and refuses (bad code, wrong key) gives an ordinary error. Every answer is
  * read no further than UPSTREAM_MAX_BYTES (`cappedText`): a provider cannot fill the heap.
  */
-
-/** the JSON of a provider's answer, read no further than UPSTREAM_MAX_BYTES */
-export const cappedJson = async (res: Response): Promise<unknown> => JSON.parse(await cappedText(res));
 
 export class ProviderUnavailableError extends Error {
   override name = "ProviderUnavailableError";

@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { isObject } from "../dataspace-protocol";
-import { cappedText } from "../http/limits";
+import { cappedJson } from "../http/limits";
 
 /**
  * Verification of a W3C verifiable credential (data model 1.1) as the dataspace issues them: a
@@ -164,7 +164,7 @@ export function createVerifier(anchor: TrustAnchor) {
       redirect: "error",
     });
     if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
-    const body: unknown = JSON.parse(await cappedText(res));
+    const body: unknown = await cappedJson(res);
     if (!isObject(body)) throw new Error(`${url} answered no JSON object`);
     return body;
   }

@@ -1,6 +1,6 @@
 import { decodeJwt, type JWK } from "jose";
 import type { GraphStore } from "../graph";
-import { cappedText } from "../http/limits";
+import { cappedJson, cappedText } from "../http/limits";
 import type { KeyStore } from "./keys";
 import { PID_VCTS, type PidIdentity } from "./pid";
 import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
@@ -137,9 +137,7 @@ export function createDevWallet(d: {
         signal: AbortSignal.timeout(5000),
       });
       if (!res.ok) {
-        const body = (await cappedText(res)
-          .then(JSON.parse)
-          .catch(() => ({}))) as { error_description?: string };
+        const body = (await cappedJson(res).catch(() => ({}))) as { error_description?: string };
         throw new WalletError(
           `The verifier refused the request: ${body.error_description ?? `HTTP ${res.status}`}`,
         );
@@ -219,9 +217,7 @@ export function createDevWallet(d: {
       nonce: req.nonce,
     });
     const res = await answer(req, { vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }) });
-    const body = (await cappedText(res)
-      .then(JSON.parse)
-      .catch(() => ({}))) as {
+    const body = (await cappedJson(res).catch(() => ({}))) as {
       redirect_uri?: string;
       error_description?: string;
       error?: string;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cappedText } from "../http/limits";
+import { cappedJson } from "../http/limits";
 
 /**
  * Client of an external OpenID4VP verifier endpoint with the API of the EUDI reference verifier
@@ -42,7 +42,7 @@ export function createRemoteVerifier(baseUrl: string, timeoutMs: number) {
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!res.ok) throw new Error(`the verifier answered ${res.status}`);
-      const body = initSchema.parse(JSON.parse(await cappedText(res)));
+      const body = initSchema.parse(await cappedJson(res));
       const link = new URLSearchParams({ client_id: body.client_id });
       if (body.request_uri) link.set("request_uri", body.request_uri);
       else if (body.request) link.set("request", body.request);
@@ -60,7 +60,7 @@ export function createRemoteVerifier(baseUrl: string, timeoutMs: number) {
       });
       if (res.status >= 400 && res.status < 500) return { kind: "pending" };
       if (!res.ok) throw new Error(`the verifier answered ${res.status}`);
-      const body = walletResponseSchema.parse(JSON.parse(await cappedText(res)));
+      const body = walletResponseSchema.parse(await cappedJson(res));
       if (body.error) return { kind: "error", error: body.error_description ?? body.error };
       if (body.vp_token === undefined) return { kind: "pending" };
       return { kind: "response", vpToken: body.vp_token };

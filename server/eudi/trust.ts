@@ -1,7 +1,7 @@
 import { importJWK, type JWK } from "jose";
 import { z } from "zod";
 import { createKept, EVERYONE } from "../http/kept";
-import { cappedText } from "../http/limits";
+import { cappedJson } from "../http/limits";
 
 /**
  * The trusted list of PID issuers. Two sources:
@@ -45,7 +45,7 @@ export function createIssuerTrust(o: {
         signal: AbortSignal.timeout(o.timeoutMs),
       });
       if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-      return JSON.parse(await cappedText(res)) as unknown;
+      return await cappedJson(res);
     };
     const meta = metadataSchema.parse(await get(metadataUrl(issuer)));
     if (meta.issuer.replace(/\/+$/, "") !== issuer)

@@ -50,3 +50,6 @@ export async function cappedText(res: Response): Promise<string> {
   }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+/** the JSON of an answer read by `fetch`, no further than UPSTREAM_MAX_BYTES (`cappedText`) */
+export const cappedJson = async (res: Response): Promise<unknown> => JSON.parse(await cappedText(res));

@@ -7,7 +7,7 @@ import { deepFrozen } from "../http/kept";
 import type { Directory, DirectoryEntry } from "./directory";
 import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 import type { MockDsp } from "./mock-dsp";
-import { cappedText } from "../http/limits";
+import { cappedJson } from "../http/limits";
 
 /**
  * GET /api/debug/phase26: the read-only check of federated discovery. For each entry of the
@@ -92,7 +92,7 @@ export function createDiscovery(deps: {
       });
       const latencyMs = Math.round(performance.now() - t0);
       if (!res.ok) return unread(false, `HTTP ${res.status}`, latencyMs);
-      const body = JSON.parse(await cappedText(res)) as Record<string, unknown>;
+      const body = (await cappedJson(res)) as Record<string, unknown>;
       const list = (body["dcat:dataset"] ?? body.dataset ?? []) as Record<string, unknown>[];
       const datasets = Array.isArray(list) ? list : [];
       const offers = datasets.reduce((s, d) => {
